@@ -1,0 +1,84 @@
+import createOpenApiClient, { type Client, type ClientOptions } from "openapi-fetch";
+import { applyContract } from "./contract.js";
+import { defaultBaseUrls, type LegacyPath, type MainPath } from "./generated/hosts.js";
+import type { components, paths } from "./generated/schema.js";
+
+export type { Client, ClientOptions, Middleware } from "openapi-fetch";
+export { encodeForm, parseBody, ResponseParseError } from "./body.js";
+export { defaultBaseUrls, type LegacyPath, type MainPath } from "./generated/hosts.js";
+export type { components, operations, paths } from "./generated/schema.js";
+
+type Schemas = components["schemas"];
+/** Returned by the token exchange, the refresh and the direct login. */
+export type TokenResponse = Schemas["TokenResponse"];
+/** The token response of a refresh: always with a new refresh token. */
+export type RefreshedTokenResponse = Schemas["RefreshedTokenResponse"];
+export type AgentDetail = Schemas["AgentDetail"];
+/** An account record (observed fields, all optional). */
+export type Account = Schemas["Account"];
+/** A user record (observed fields, all optional). */
+export type User = Schemas["User"];
+/** The platform's JSON error body (observed). */
+export type ApiError = Schemas["ApiError"];
+/** A permanent API token, `<prefix>:<uuid>`. */
+export type PermanentApiToken = Schemas["PermanentApiToken"];
+
+/** The operations of the contact-center host, `{base_url}`. */
+export type MainPaths = Pick<paths, MainPath>;
+/** The operations of the deprecated login host, `{legacy_base_url}`. */
+export type LegacyPaths = Pick<paths, LegacyPath>;
+export type EngageVoiceClient = Client<MainPaths>;
+export type LegacyClient = Client<LegacyPaths>;
+
+/** Raised for options that cannot work, before any request is made. */
+export class ClientOptionsError extends TypeError {
+  override readonly name = "ClientOptionsError";
+  readonly code = "invalid_client_options";
+}
+
+function resolveBaseUrl(baseUrl: string | undefined, fallback: string): string {
+  const value = baseUrl ?? fallback;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ClientOptionsError("baseUrl must be an absolute URL such as https://engage.ringcentral.com");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new ClientOptionsError(`baseUrl must use https: or http:, not ${url.protocol}`);
+  }
+  // Server URLs carry no base path: the paths in the document start at the host root.
+  return value.replace(/\/+$/, "");
+}
+
+/**
+ * A typed openapi-fetch client for the contact-center host (`{base_url}`): token exchange, refresh,
+ * accounts and users. `baseUrl` defaults to `https://engage.ringcentral.com`; every other
+ * openapi-fetch option passes through.
+ */
+export function createClient(options: ClientOptions = {}): EngageVoiceClient {
+  const baseUrl = resolveBaseUrl(options.baseUrl, defaultBaseUrls.main);
+  return applyContract(createOpenApiClient<MainPaths>({ ...options, baseUrl }));
+}
+
+/**
+ * A typed openapi-fetch client for the deprecated login host (`{legacy_base_url}`): direct login and
+ * permanent API tokens. `baseUrl` defaults to `https://portal.vacd.biz`.
+ *
+ * @deprecated The deprecated host will stop working at a date not yet announced; use
+ * {@link createClient} with the token exchange.
+ */
+export function createLegacyClient(options: ClientOptions = {}): LegacyClient {
+  const baseUrl = resolveBaseUrl(options.baseUrl, defaultBaseUrls.legacy);
+  return applyContract(createOpenApiClient<LegacyPaths>({ ...options, baseUrl }));
+}
+
+/** Narrows an `error` of a call to the platform's JSON error body. */
+export function isApiError(value: unknown): value is ApiError {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as ApiError).errorCode === "string" &&
+    typeof (value as ApiError).generalMessage === "string"
+  );
+}

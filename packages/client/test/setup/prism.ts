@@ -1,0 +1,16 @@
+import type { TestProject } from "vitest/node";
+// @ts-expect-error: plain ESM script shared with `pnpm mock`, without type declarations
+import { startPrism } from "../../../../scripts/prism.mjs";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    prismUrl: string;
+  }
+}
+
+/** Starts Prism from spec/dist/openapi.json with --errors for the whole run, and stops it after. */
+export default async function setup(project: TestProject) {
+  const prism = await startPrism();
+  project.provide("prismUrl", prism.url);
+  return () => prism.stop();
+}

@@ -1,0 +1,56 @@
+// Type-level contract, checked by `tsc` (the typecheck task) and run by vitest.
+import { describe, expectTypeOf, it } from "vitest";
+import {
+  type Account,
+  type ApiError,
+  createClient,
+  createLegacyClient,
+  type TokenResponse,
+  type User,
+} from "../src/index.js";
+import { stubFetch } from "./stub-fetch.js";
+
+describe("types", () => {
+  const { fetch } = stubFetch();
+  const main = createClient({ fetch });
+  const legacy = createLegacyClient({ fetch });
+
+  it("keep each client to its own host's paths", () => {
+    // @ts-expect-error: a legacy path on the main client
+    void main.GET("/voice/api/v1/admin/token");
+    // @ts-expect-error: a main path on the legacy client
+    void legacy.GET("/voice/api/v1/admin/accounts");
+    // @ts-expect-error: the exchange lives on the main host only
+    void legacy.POST("/api/auth/login/rc/accesstoken", {
+      body: { rcAccessToken: "t", rcTokenType: "Bearer" },
+    });
+  });
+
+  it("type responses and errors", async () => {
+    const accounts = await main.GET("/voice/api/v1/admin/accounts");
+    expectTypeOf(accounts.data).toExtend<Account[] | undefined>();
+    expectTypeOf<NonNullable<typeof accounts.data>[number]["accountId"]>().toEqualTypeOf<
+      string | undefined
+    >();
+    expectTypeOf(accounts.error).toExtend<string | ApiError | undefined>();
+    expectTypeOf<string>().toExtend<NonNullable<typeof accounts.error>>();
+    const users = await main.GET("/voice/api/v1/admin/users");
+    expectTypeOf(users.data).toExtend<User[] | undefined>();
+    const exchange = await main.POST("/api/auth/login/rc/accesstoken", {
+      body: { rcAccessToken: "t", rcTokenType: "Bearer" },
+    });
+    expectTypeOf(exchange.data).toExtend<TokenResponse | undefined>();
+    expectTypeOf<NonNullable<typeof exchange.data>["accessToken"]>().toEqualTypeOf<string>();
+    const created = await legacy.POST("/voice/api/v1/admin/token");
+    expectTypeOf(created.data).toEqualTypeOf<string | undefined>();
+  });
+
+  it("demand the required form fields", () => {
+    // @ts-expect-error: rcTokenType is required
+    void main.POST("/api/auth/login/rc/accesstoken", { body: { rcAccessToken: "t" } });
+    // @ts-expect-error: refresh_token is required
+    void main.POST("/api/auth/token/refresh", { body: { rcTokenType: "Bearer" } });
+    // @ts-expect-error: the login takes all three query parameters
+    void legacy.POST("/api/auth/login/admin", { params: { query: { username: "u", password: "p" } } });
+  });
+});

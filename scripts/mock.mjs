@@ -1,0 +1,16 @@
+// `pnpm mock`: the stateless Prism mock of both hosts, from the bundled document, until Ctrl-C.
+import { startPrism } from "./prism.mjs";
+
+const port = Number(process.env.PORT ?? 4010);
+const prism = await startPrism({ port, verbose: "info", stdio: "inherit" });
+console.log(`\nPrism mock of both hosts (contact-center and deprecated login): ${prism.url}`);
+console.log("Requests that break the contract answer 4xx/422 with the reason in the sl-violations header.");
+console.log(
+  `Pick a documented answer with a header: curl -H 'Prefer: code=401' ${prism.url}/voice/api/v1/admin/accounts -H 'Authorization: Bearer x'\n`,
+);
+const stop = async () => {
+  await prism.stop();
+  process.exit(0);
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
