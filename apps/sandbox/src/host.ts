@@ -1,0 +1,135 @@
+// What both hosts share: Date from the sandbox clock, CORS for loopback pages, injected faults, the
+// body limit, and JSON errors for unknown paths, wrong methods and anything unexpected.
+
+import { type Context, Hono } from "hono";
+import { cors } from "hono/cors";
+import { apiError, ErrorCode } from "./errors.js";
+import { parseFault } from "./faults.js";
+import { FAULTS_PATH, HOST_TITLES, type HostName } from "./paths.js";
+import { retryAfterSeconds } from "./rate-limit.js";
+import { mediaType } from "./request.js";
+import type { SandboxState } from "./state.js";
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+function loopbackOrigin(origin: string): string | null {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === "http:" || url.protocol === "https:") && LOOPBACK_HOSTS.has(url.hostname)
+      ? origin
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function createHost(state: SandboxState, name: HostName): Hono {
+  const app = new Hono();
+  const now = () => state.now();
+
+  app.onError((error, c) => {
+    console.error(`sandbox: unexpected ${error.name} on ${c.req.method} ${c.req.path}`, error);
+    return apiError(c, 500, ErrorCode.internal, "The sandbox failed unexpectedly", now());
+  });
+  app.notFound((c) => apiError(c, 404, ErrorCode.notFound, `No such path on ${HOST_TITLES[name]}`, now()));
+
+  app.use("*", async (c, next) => {
+    await next();
+    // Clients estimate clock skew from Date, so it follows the sandbox clock, injected or not.
+    c.res.headers.set("Date", new Date(now()).toUTCString());
+  });
+  app.use(
+    "*",
+    cors({
+      origin: loopbackOrigin,
+      allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
+      allowHeaders: ["Authorization", "X-Auth-Token", "Content-Type", "Prefer"],
+      exposeHeaders: ["Retry-After", "Date"],
+      maxAge: 600,
+    }),
+  );
+  app.use("*", async (c, next) => {
+    if (c.req.method === "OPTIONS" || c.req.path === FAULTS_PATH) return next();
+    const fault = state.faults.take(["delay", "status", "rate-limit"], c.req.method, c.req.path);
+    if (fault?.kind === "delay") await sleep(fault.ms);
+    if (fault?.kind === "status") {
+      return apiError(
+        c,
+        fault.status as 500,
+        ErrorCode.injectedFault,
+        `Injected fault: status ${fault.status}`,
+        now(),
+      );
+    }
+    if (fault?.kind === "rate-limit") {
+      const retryAfter = String(fault.retryAfterSeconds ?? retryAfterSeconds(1000));
+      return apiError(c, 429, ErrorCode.rateLimit, "Too many requests, try again later", now(), {
+        "Retry-After": retryAfter,
+      });
+    }
+    return next();
+  });
+  app.use("*", async (c, next) => {
+    // A declared length is refused before reading; bodies without one are capped where read (readForm).
+    const length = Number(c.req.header("content-length") ?? 0);
+    if (length > state.options.maxBodyBytes) return tooLarge(c, state);
+    return next();
+  });
+
+  if (state.faults.enabled) {
+    app.post(FAULTS_PATH, async (c) => {
+      if (mediaType(c) !== "application/json") {
+        return apiError(c, 400, ErrorCode.validation, "A fault is sent as application/json", now());
+      }
+      try {
+        state.faults.next(parseFault(await c.req.json()));
+      } catch (error) {
+        const message = error instanceof TypeError ? error.message : "The fault is not valid JSON";
+        return apiError(c, 400, ErrorCode.validation, message, now());
+      }
+      return c.json({ pending: state.faults.pending });
+    });
+    app.delete(FAULTS_PATH, (c) => {
+      state.faults.clear();
+      return c.json({ pending: 0 });
+    });
+  }
+  return app;
+}
+
+/** Answers 405 with `Allow` for the methods a path does not take. */
+export function methodNotAllowed(c: Context, state: SandboxState, allow: string): Response {
+  return apiError(
+    c,
+    405,
+    ErrorCode.methodNotAllowed,
+    `${c.req.method} is not allowed here; use ${allow}`,
+    state.now(),
+    { Allow: allow },
+  );
+}
+
+/** Answers 404 for a path of the other host, saying where it lives. */
+export function otherHost(c: Context, state: SandboxState, served: HostName): Response {
+  return apiError(
+    c,
+    404,
+    ErrorCode.notFound,
+    `${c.req.path.replace(/\/voice\/api\/v1\/admin\/token\/.+$/, "/voice/api/v1/admin/token/{apiToken}")} is served by ${HOST_TITLES[served]}, not by this one`,
+    state.now(),
+  );
+}
+
+export function tooLarge(c: Context, state: SandboxState): Response {
+  return apiError(
+    c,
+    413,
+    ErrorCode.payloadTooLarge,
+    `The request body is larger than ${state.options.maxBodyBytes} bytes`,
+    state.now(),
+  );
+}

@@ -1,0 +1,85 @@
+// HS256 JSON Web Tokens with WebCrypto only, so the app runs unchanged in Node, Bun, Deno and workers.
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+function base64UrlEncode(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+}
+
+function decodeJson(part: string): unknown {
+  const bytes = base64UrlDecode(part);
+  if (!bytes) return undefined;
+  try {
+    return JSON.parse(decoder.decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+export interface JwtClaims {
+  sub: string;
+  iat: number;
+  exp: number;
+  [claim: string]: unknown;
+}
+
+export type VerifyResult = { ok: true; claims: JwtClaims } | { ok: false; reason: "invalid" | "expired" };
+
+const HEADER = base64UrlEncode(encoder.encode(JSON.stringify({ alg: "HS256", typ: "JWT" })));
+
+/** Signs and verifies with one random key, made per sandbox: tokens of another sandbox are unknown. */
+export class JwtSigner {
+  readonly #key: Promise<CryptoKey>;
+
+  constructor() {
+    const secret = crypto.getRandomValues(new Uint8Array(32));
+    this.#key = crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+      "verify",
+    ]);
+  }
+
+  async sign(claims: JwtClaims): Promise<string> {
+    const payload = base64UrlEncode(encoder.encode(JSON.stringify(claims)));
+    const input = `${HEADER}.${payload}`;
+    const signature = await crypto.subtle.sign("HMAC", await this.#key, encoder.encode(input));
+    return `${input}.${base64UrlEncode(new Uint8Array(signature))}`;
+  }
+
+  /** Checks the signature first, then `exp` against `nowMs`: a forged token is never "expired". */
+  async verify(token: string, nowMs: number): Promise<VerifyResult> {
+    const parts = token.split(".");
+    if (parts.length !== 3) return { ok: false, reason: "invalid" };
+    const [header, payload, signature] = parts as [string, string, string];
+    const signatureBytes = base64UrlDecode(signature);
+    if (!signatureBytes || header !== HEADER) return { ok: false, reason: "invalid" };
+    const valid = await crypto.subtle.verify(
+      "HMAC",
+      await this.#key,
+      signatureBytes,
+      encoder.encode(`${header}.${payload}`),
+    );
+    if (!valid) return { ok: false, reason: "invalid" };
+    const claims = decodeJson(payload) as Partial<JwtClaims> | undefined;
+    if (typeof claims?.sub !== "string" || typeof claims.exp !== "number" || typeof claims.iat !== "number") {
+      return { ok: false, reason: "invalid" };
+    }
+    if (nowMs >= claims.exp * 1000) return { ok: false, reason: "expired" };
+    return { ok: true, claims: claims as JwtClaims };
+  }
+}
+
+/** Reads the claims without checking anything: for tests and for callers that only look at `exp`. */
+export function decodeClaims(token: string): JwtClaims | undefined {
+  const payload = token.split(".")[1];
+  return payload === undefined ? undefined : (decodeJson(payload) as JwtClaims | undefined);
+}

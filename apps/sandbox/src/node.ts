@@ -1,0 +1,148 @@
+// Node entry: both hosts on 127.0.0.1, each on its own port. This is what `pnpm start`, the
+// end-to-end tests, the runtime matrix and the benchmarks start.
+
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { getRequestListener, type HttpBindings } from "@hono/node-server";
+import type { Hono } from "hono";
+import { createSandboxApps, type SandboxFaults, type SandboxSeed } from "./app.js";
+import { type SandboxOptions, SandboxOptionsError } from "./options.js";
+
+export * from "./app.js";
+
+export interface StartSandboxOptions extends Omit<SandboxOptions, "dropConnection"> {
+  /** Port of the contact-center host; 0 (the default) lets the OS pick a free one. */
+  mainPort?: number;
+  /** Port of the deprecated login host; 0 (the default) lets the OS pick a free one. */
+  legacyPort?: number;
+}
+
+export interface RunningSandbox {
+  /** Base URL of the contact-center host, e.g. `http://127.0.0.1:4010`. */
+  mainUrl: string;
+  /** Base URL of the deprecated login host. */
+  legacyUrl: string;
+  seed: SandboxSeed;
+  faults: SandboxFaults;
+  /** Access-token lifetime in milliseconds. */
+  tokenLifetimeMs: number;
+  /** Stops both servers, closing open connections; resolves once both are closed. */
+  stop(): Promise<void>;
+}
+
+const HOST = "127.0.0.1";
+
+function checkPort(port: number | undefined, name: string): number {
+  if (port === undefined) return 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new SandboxOptionsError(`${name} must be an integer from 0 to 65535`);
+  }
+  return port;
+}
+
+function badRequest(): Response {
+  return Response.json(
+    {
+      errorCode: "request.validation.exception",
+      generalMessage: "The request could not be read",
+      details: "",
+      requestUri: "",
+      timestamp: Date.now(),
+    },
+    { status: 400 },
+  );
+}
+
+function listen(app: Hono, port: number): Promise<Server> {
+  const server = createServer(
+    getRequestListener(app.fetch, {
+      hostname: HOST,
+      // Keep the process's own Request and Response: the sandbox often shares it with its clients.
+      overrideGlobalObjects: false,
+      errorHandler: badRequest,
+    }),
+  );
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, HOST, () => {
+      server.off("error", reject);
+      resolve(server);
+    });
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+function urlOf(server: Server): string {
+  return `http://${HOST}:${(server.address() as AddressInfo).port}`;
+}
+
+/** Starts the sandbox: two servers on 127.0.0.1 over one in-memory state. */
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
+  const mainPort = checkPort(options.mainPort, "mainPort");
+  const legacyPort = checkPort(options.legacyPort, "legacyPort");
+  const { main, legacy, seed, faults } = createSandboxApps({
+    ...options,
+    dropConnection: (env) => (env as HttpBindings).incoming.socket.destroy(),
+  });
+  const mainServer = await listen(main, mainPort);
+  let legacyServer: Server;
+  try {
+    legacyServer = await listen(legacy, legacyPort);
+  } catch (error) {
+    await close(mainServer);
+    throw error;
+  }
+  return {
+    mainUrl: urlOf(mainServer),
+    legacyUrl: urlOf(legacyServer),
+    seed,
+    faults,
+    tokenLifetimeMs: options.tokenLifetimeMs ?? 300_000,
+    stop: async () => {
+      await Promise.all([close(mainServer), close(legacyServer)]);
+    },
+  };
+}
+
+/** What `pnpm start` and the CLI print: URLs, the seeded (fake) credentials and a curl example. */
+export function describeSandbox(
+  sandbox: Pick<RunningSandbox, "mainUrl" | "legacyUrl" | "seed" | "tokenLifetimeMs">,
+): string {
+  const { mainUrl, legacyUrl, seed } = sandbox;
+  const [first] = seed.parentTokens;
+  const lines = [
+    "Engage Voice sandbox (fake data; no real credentials needed)",
+    `  contact-center host    {base_url}         ${mainUrl}`,
+    `  deprecated login host  {legacy_base_url}  ${legacyUrl}`,
+    `  access tokens live ${sandbox.tokenLifetimeMs / 1000} s; the exchange allows 5 calls a minute`,
+    "",
+    "Parent-platform tokens for the exchange (rcAccessToken):",
+    ...seed.parentTokens.map(
+      ({ token, userName, roles }) =>
+        `  ${token}  ${userName} (${roles.join(", ")}${roles.some((r) => r === "SUPER_USER" || r === "MANAGE_USERS") ? "" : ": listing users answers 403"})`,
+    ),
+    "Direct login on the deprecated host:",
+    ...seed.legacyLogins.map(
+      ({ username, password, platformId }) =>
+        `  username ${username}  password ${password}  platformId ${platformId}`,
+    ),
+  ];
+  if (first) {
+    lines.push(
+      "",
+      "Try it:",
+      `  TOKEN=$(curl -s -X POST '${mainUrl}/api/auth/login/rc/accesstoken?includeRefresh=true' \\`,
+      `    -d rcAccessToken=${first.token} -d rcTokenType=Bearer \\`,
+      `    | node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).accessToken')`,
+      `  curl -s ${mainUrl}/voice/api/v1/admin/accounts -H "Authorization: Bearer $TOKEN"`,
+    );
+  }
+  return lines.join("\n");
+}

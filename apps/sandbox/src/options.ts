@@ -1,0 +1,106 @@
+import { DEFAULT_LEGACY_LOGINS, DEFAULT_PARENT_TOKENS, findUser, type LegacyLogin } from "./seed.js";
+
+export interface RateLimit {
+  /** Requests allowed in a window. */
+  limit: number;
+  /** Length of the sliding window, in milliseconds. */
+  windowMs: number;
+}
+
+export interface SandboxOptions {
+  /** Lifetime of access tokens in milliseconds, at least 1000 (JWT times are whole seconds). Default 300000. */
+  tokenLifetimeMs?: number;
+  /** Default 5 a minute, as observed on the real service. */
+  exchangeRateLimit?: RateLimit;
+  /** Default 120 a minute, as observed on the real service. */
+  usersRateLimit?: RateLimit;
+  /** Parent-platform tokens the exchange accepts, each mapped to a seeded user id. */
+  parentTokens?: Readonly<Record<string, number>>;
+  /** Credentials of the deprecated direct login. */
+  legacyLogins?: readonly LegacyLogin[];
+  /** Largest request body accepted, in bytes. Default 16384. */
+  maxBodyBytes?: number;
+  /** The clock, in epoch milliseconds: JWT times, rate limits, `Date` and `timestamp`. Default `Date.now`. */
+  now?: () => number;
+  /** Fault injection for tests. Off by default; when off, nothing of it can be reached. */
+  faults?: { enabled: boolean };
+  /**
+   * Destroys the connection a request came in on, given the runtime's `c.env` (the Node entry
+   * passes one). Without it a dropped response is simulated by a body stream that errors.
+   */
+  dropConnection?: (env: unknown) => void;
+}
+
+export interface ResolvedOptions {
+  tokenLifetimeMs: number;
+  exchangeRateLimit: RateLimit;
+  usersRateLimit: RateLimit;
+  parentTokens: Readonly<Record<string, number>>;
+  legacyLogins: readonly LegacyLogin[];
+  maxBodyBytes: number;
+  now: () => number;
+  faultsEnabled: boolean;
+  dropConnection: ((env: unknown) => void) | undefined;
+}
+
+/** Raised for sandbox options that cannot work, before anything starts. */
+export class SandboxOptionsError extends TypeError {
+  override readonly name = "SandboxOptionsError";
+  readonly code = "invalid_sandbox_options";
+}
+
+function positiveInteger(value: unknown, name: string, minimum = 1): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < minimum) {
+    throw new SandboxOptionsError(`${name} must be an integer of at least ${minimum}`);
+  }
+  return value;
+}
+
+function rateLimit(value: RateLimit | undefined, fallback: RateLimit, name: string): RateLimit {
+  if (value === undefined) return fallback;
+  return {
+    limit: positiveInteger(value.limit, `${name}.limit`),
+    windowMs: positiveInteger(value.windowMs, `${name}.windowMs`),
+  };
+}
+
+function nonEmpty(value: unknown, name: string): void {
+  if (typeof value !== "string" || value === "")
+    throw new SandboxOptionsError(`${name} must be a non-empty string`);
+}
+
+export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
+  const parentTokens = options.parentTokens ?? DEFAULT_PARENT_TOKENS;
+  for (const [token, userId] of Object.entries(parentTokens)) {
+    nonEmpty(token, "a parent token");
+    if (!findUser(userId))
+      throw new SandboxOptionsError(`parentTokens maps a token to unknown user id ${userId}`);
+  }
+  const legacyLogins = options.legacyLogins ?? DEFAULT_LEGACY_LOGINS;
+  for (const login of legacyLogins) {
+    nonEmpty(login.username, "legacyLogins[].username");
+    nonEmpty(login.password, "legacyLogins[].password");
+    nonEmpty(login.platformId, "legacyLogins[].platformId");
+    if (!findUser(login.userId)) {
+      throw new SandboxOptionsError(`legacyLogins names unknown user id ${login.userId}`);
+    }
+  }
+  if (options.now !== undefined && typeof options.now !== "function") {
+    throw new SandboxOptionsError("now must be a function returning epoch milliseconds");
+  }
+  return {
+    tokenLifetimeMs: positiveInteger(options.tokenLifetimeMs ?? 300_000, "tokenLifetimeMs", 1000),
+    exchangeRateLimit: rateLimit(
+      options.exchangeRateLimit,
+      { limit: 5, windowMs: 60_000 },
+      "exchangeRateLimit",
+    ),
+    usersRateLimit: rateLimit(options.usersRateLimit, { limit: 120, windowMs: 60_000 }, "usersRateLimit"),
+    parentTokens,
+    legacyLogins,
+    maxBodyBytes: positiveInteger(options.maxBodyBytes ?? 16_384, "maxBodyBytes"),
+    now: options.now ?? Date.now,
+    faultsEnabled: options.faults?.enabled === true,
+    dropConnection: options.dropConnection,
+  };
+}
