@@ -1,0 +1,170 @@
+// `pnpm --filter @engage-voice/bench bench`: runs every section, prints each table as it is done, and
+// rewrites BENCHMARKS.md at the repository root from the figures of this run.
+//   --only=overhead,http,coalescing,size,pipeline   run some sections (BENCHMARKS.md is left alone)
+//   --no-write                                      print only
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { authContender, coalescingSubject } from "./auth-rows.ts";
+import { checkBudgets, formatBudgetResults, loadBudgets } from "./budget.ts";
+import { measureCoalescing } from "./coalescing.ts";
+import { contenders, NAMES, type Target, verify } from "./contenders.ts";
+import { startLocalServer } from "./local-server.ts";
+import { addedCost, type MeasureOptions, measure } from "./measure.ts";
+import { methodSection } from "./method.ts";
+import { REPO_ROOT, runStep, STEPS } from "./pipeline.ts";
+import {
+  coalescingTable,
+  describeMachine,
+  freeMemoryGiB,
+  machineTable,
+  middlewareVerdict,
+  overheadTable,
+  pipelineTable,
+  sizeTable,
+} from "./report.ts";
+import { isSize, measureSize, OWN_ENTRIES, REFERENCE_ENTRIES, type Size, type SizeFailure } from "./sizes.ts";
+import { ACCOUNTS_BODY, BASE_URL, stubServer } from "./stub.ts";
+
+const SECTIONS = ["overhead", "http", "coalescing", "size", "pipeline"] as const;
+type Section = (typeof SECTIONS)[number];
+
+const OVERHEAD: MeasureOptions = { rounds: 7, time: 300, warmupTime: 100 };
+const HTTP: MeasureOptions = { rounds: 5, time: 300, warmupTime: 100 };
+const CONCURRENCY = [
+  { calls: 1, expiries: 200 },
+  { calls: 100, expiries: 20 },
+  { calls: 10_000, expiries: 3 },
+] as const;
+const COMMAND = "pnpm bench";
+
+const { values } = parseArgs({
+  options: { only: { type: "string" }, "no-write": { type: "boolean", default: false } },
+});
+const only = values.only?.split(",").map((s) => s.trim()) ?? [...SECTIONS];
+const unknown = only.filter((s) => !(SECTIONS as readonly string[]).includes(s));
+if (unknown.length > 0) {
+  console.error(`Unknown section ${unknown.join(", ")}; the sections are ${SECTIONS.join(", ")}`);
+  process.exit(2);
+}
+const runs = (section: Section) => only.includes(section);
+
+const started = performance.now();
+const machine = describeMachine();
+const freeGiB = freeMemoryGiB();
+const out: string[] = [];
+function emit(markdown: string) {
+  console.log(`${markdown}\n`);
+  out.push(markdown);
+}
+
+emit(`## Machine\n\n${machineTable(machine, freeGiB)}`);
+
+async function overheadSection(title: string, target: Target, options: MeasureOptions, intro: string) {
+  const list = await contenders(target, [await authContender(target)]);
+  await verify(list, JSON.parse(ACCOUNTS_BODY));
+  const measurement = await measure(list, options);
+  const lines = [`## ${title}`, intro, overheadTable(measurement.rows, NAMES.raw)];
+  const timed = (name: string) => measurement.rows.some((r) => r.name === name && r.opsPerSec !== undefined);
+  if (timed(NAMES.clientAuth) && timed(NAMES.openapiFetch)) {
+    lines.push(
+      `**${middlewareVerdict(addedCost(measurement, NAMES.clientAuth, NAMES.openapiFetch))}**`,
+      `(@engage-voice/client alone vs bare openapi-fetch: ${formatPercent(addedCost(measurement, NAMES.client, NAMES.openapiFetch))}.)`,
+    );
+  } else {
+    lines.push("middleware overhead vs bare openapi-fetch: not measured (the auth row did not run)");
+  }
+  emit(lines.join("\n\n"));
+}
+
+function formatPercent(value: number): string {
+  return `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)}%`;
+}
+
+if (runs("overhead")) {
+  const { fetch } = stubServer();
+  await overheadSection(
+    "1. Per-call overhead, stubbed fetch",
+    { baseUrl: BASE_URL, fetch, transport: "stub" },
+    OVERHEAD,
+    "No network: the fetch answers each call with a new Response of a pre-built body.",
+  );
+}
+
+if (runs("http")) {
+  const server = await startLocalServer();
+  try {
+    await overheadSection(
+      "2. The same calls over HTTP on 127.0.0.1",
+      { baseUrl: server.url, fetch: globalThis.fetch, transport: "http" },
+      HTTP,
+      "A node:http server in another process, keep-alive connections; the difference between the rows above is what is left of it here.",
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+if (runs("coalescing")) {
+  const results = [];
+  let reason: string | undefined;
+  for (const { calls, expiries } of CONCURRENCY) {
+    const subject = await coalescingSubject();
+    if (typeof subject === "string") {
+      reason = subject;
+      break;
+    }
+    results.push(await measureCoalescing(subject, calls, expiries));
+  }
+  emit(
+    reason
+      ? `## 3. Refresh coalescing\n\nnot measured: ${reason}`
+      : `## 3. Refresh coalescing\n\nCalls through \`@engage-voice/client\` with the auth middleware, started in the same tick just after the access token expired (stubbed token endpoint, clock moved past the expiry).\n\n${coalescingTable(results)}`,
+  );
+}
+
+if (runs("size")) {
+  const sizes: (Size | SizeFailure)[] = [];
+  for (const entry of [...OWN_ENTRIES, ...REFERENCE_ENTRIES]) {
+    const size = await measureSize(entry, "browser");
+    sizes.push(size);
+    if (!isSize(size)) sizes.push(await measureSize(entry, "node"));
+  }
+  const budgets = checkBudgets(sizes, await loadBudgets());
+  console.log(formatBudgetResults(budgets).join("\n"));
+  emit(
+    `## 4. Bundle size\n\nesbuild, ESM, minified, of each package's whole public API; gzip level 9. 1 kB = 1,000 bytes. Budgets from \`apps/bench/size-budget.json\`, enforced by \`pnpm test\`.\n\n${sizeTable(sizes, budgets)}`,
+  );
+}
+
+if (runs("pipeline")) {
+  const steps = [];
+  for (const step of STEPS) {
+    const result = await runStep(step);
+    steps.push(result);
+    if (result.tail) console.error(`${step.name} failed:\n${result.tail}`);
+  }
+  emit(`## 5. Pipeline speed\n\nOne after the other, from the repository root.\n\n${pipelineTable(steps)}`);
+}
+
+const seconds = ((performance.now() - started) / 1000).toFixed(0);
+console.log(`The run took ${seconds} s.`);
+
+if (values["no-write"] || only.length < SECTIONS.length) {
+  console.log("BENCHMARKS.md left as it was (a partial run or --no-write).");
+} else {
+  const file = join(REPO_ROOT, "BENCHMARKS.md");
+  const [machineSection, ...results] = out;
+  await writeFile(
+    file,
+    [
+      "# Benchmarks",
+      `Every figure below comes from one run of \`${COMMAND}\` on the machine described, on ${machine.date}; the run took ${seconds} s. The file is rewritten by that command: do not edit it by hand. The code is in [apps/bench](apps/bench).`,
+      `## Command\n\n\`\`\`sh\n${COMMAND}   # turbo run build && pnpm --filter @engage-voice/bench bench\n\`\`\``,
+      machineSection,
+      ...results,
+      methodSection({ overhead: OVERHEAD, http: HTTP, concurrency: CONCURRENCY.map((c) => c.calls) }),
+    ].join("\n\n"),
+  );
+  console.log(`Wrote ${file}`);
+}

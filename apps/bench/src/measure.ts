@@ -1,0 +1,108 @@
+// Times contenders with tinybench in several rounds. Each round starts at a different contender, so
+// no row always runs first (cold) or last (after the others' garbage), and the result of a row is the
+// median over the rounds. Ratios are taken within a round, against raw fetch of the same round.
+import { Bench } from "tinybench";
+import type { Contender } from "./contenders.ts";
+
+export interface MeasureOptions {
+  rounds: number;
+  /** Time per contender and round, in ms. */
+  time: number;
+  warmupTime: number;
+}
+
+export interface Row {
+  name: string;
+  note?: string;
+  skipped?: string;
+  /** Median operations per second over the rounds. */
+  opsPerSec?: number;
+  /** Median time per call, in microseconds. */
+  microsPerCall?: number;
+  /** Median of (time per call / the baseline's time per call) over the rounds. */
+  timeRatio?: number;
+  /** Half the range of ops/s over the rounds, relative to the median. */
+  spread?: number;
+  calls?: number;
+}
+
+export interface Measurement {
+  rows: Row[];
+  /** Per round, per contender name: mean ms per call. */
+  rounds: Map<string, number>[];
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** The value below which `q` (0..1) of the values fall, nearest rank. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[rank] as number;
+}
+
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
+
+/** Runs every timed contender `rounds` times; the first contender is the baseline of the ratios. */
+export async function measure(list: Contender[], options: MeasureOptions): Promise<Measurement> {
+  const timed = list.filter((c): c is Contender & { call: () => Promise<unknown> } => c.call !== undefined);
+  const baseline = timed[0]?.name;
+  const rounds: Map<string, number>[] = [];
+  const calls = new Map<string, number>();
+  for (let round = 0; round < options.rounds; round++) {
+    const bench = new Bench({
+      time: options.time,
+      warmupTime: options.warmupTime,
+      throws: true,
+      // A collection between rows keeps one row's garbage from being collected on another's clock.
+      setup: () => collectGarbage?.(),
+    });
+    for (let i = 0; i < timed.length; i++) {
+      const contender = timed[(i + round) % timed.length] as (typeof timed)[number];
+      bench.add(contender.name, contender.call);
+    }
+    await bench.run();
+    const periods = new Map<string, number>();
+    for (const task of bench.tasks) {
+      const result = task.result;
+      if (result.state !== "completed") throw new Error(`${task.name} did not complete (${result.state})`);
+      periods.set(task.name, result.period);
+      calls.set(task.name, (calls.get(task.name) ?? 0) + task.runs);
+    }
+    rounds.push(periods);
+  }
+
+  const rows = list.map((contender): Row => {
+    const base: Row = { name: contender.name };
+    if (contender.note) base.note = contender.note;
+    if (!contender.call) return { ...base, skipped: contender.skipped ?? "not timed" };
+    const periods = rounds.map((r) => r.get(contender.name) as number);
+    const ops = periods.map((p) => 1000 / p);
+    const opsPerSec = median(ops);
+    const ratios = baseline
+      ? rounds.map((r) => (r.get(contender.name) as number) / (r.get(baseline) as number))
+      : [];
+    return {
+      ...base,
+      opsPerSec,
+      microsPerCall: median(periods) * 1000,
+      timeRatio: median(ratios),
+      spread: (Math.max(...ops) - Math.min(...ops)) / 2 / opsPerSec,
+      calls: calls.get(contender.name) ?? 0,
+    };
+  });
+  return { rows, rounds };
+}
+
+/** Median over the rounds of (time of `name` / time of `reference`) - 1: the cost `name` adds. */
+export function addedCost(measurement: Measurement, name: string, reference: string): number {
+  return median(measurement.rounds.map((r) => (r.get(name) as number) / (r.get(reference) as number) - 1));
+}

@@ -1,0 +1,57 @@
+// The written method of BENCHMARKS.md. Settings are passed in, so the text states what the run did.
+import type { MeasureOptions } from "./measure.ts";
+
+export interface MethodSettings {
+  overhead: MeasureOptions;
+  http: MeasureOptions;
+  concurrency: readonly number[];
+}
+
+export function methodSection({ overhead, http, concurrency }: MethodSettings): string {
+  const rounds = (o: MeasureOptions) =>
+    `${o.rounds} rounds of ${o.time} ms per client after ${o.warmupTime} ms of warm-up`;
+  return `## Method
+
+**What is measured.** Every client makes the same call, \`GET /voice/api/v1/admin/accounts\` with a
+bearer token, and resolves to the parsed JSON body (two small account records). The clients:
+
+- **raw fetch**: \`fetch(url, { headers })\` then \`response.json()\`, the floor every other row is compared with;
+- **openapi-fetch (bare)**: \`createClient<paths>()\` of openapi-fetch on the generated \`paths\`, with the bearer
+  header in its options;
+- **@engage-voice/client**: \`createClient()\`, which adds media-type handling (form bodies, text answers) on top;
+- **@engage-voice/client + auth middleware**: the same client with \`@engage-voice/auth\`'s middleware, whose
+  manager already holds a valid token (obtained through the same fetch before timing starts);
+- **axios**: in the stubbed run, its \`fetch\` adapter driven by the same stubbed fetch; over HTTP, its Node
+  default (the \`http\` adapter);
+- **@ringcentral/sdk**: \`platform().get()\`, with the Fetch API passed in as its externals and a session loaded
+  into its store as a login leaves it, so each call runs its auth check and header logic.
+
+**How.** (1) The stubbed fetch answers every call with a new \`Response\` of a pre-built body: no network, as
+openapi-fetch measures its own overhead. (2) The same clients over real HTTP to a \`node:http\` server on
+127.0.0.1 (port 0) in a separate process, with keep-alive. Each client is checked once for the right answer,
+then timed with [tinybench](https://github.com/tinylibs/tinybench) in ${rounds(overhead)} (stubbed) and
+${rounds(http)} (HTTP). Each round starts with a different client, and a garbage collection runs before each
+client, so that no row always runs first or inherits another's garbage. A row's ops/s and µs per call are
+medians over the rounds; "time vs raw fetch" is the median of per-round ratios; "±" is half the range of ops/s
+over the rounds. The middleware verdict is the median over the rounds of (client + auth middleware time) /
+(bare openapi-fetch time) − 1, against a budget of 10%.
+
+(3) Refresh coalescing: a token manager on a stubbed token endpoint, whose clock is moved past the access
+token's expiry; then ${concurrency.map((n) => n.toLocaleString("en-US")).join(", ")} calls through the
+client and middleware start in the same tick. Token calls are counted at the stub. Each call is timed with
+\`performance.now()\`; the added latency is the median (p99) over the burst minus the median (p99) of a burst
+of the same size with a valid token.
+
+(4) Bundle size: esbuild bundles \`export * from "<package>"\` (the whole public API: an app that imports less
+ships less) as minified ESM for the browser platform, from the packages' built \`dist\`; gzip is
+\`node:zlib\` at level 9. A package that cannot be bundled for the browser is reported with esbuild's error
+and measured for the Node platform instead.
+
+(5) Pipeline: wall time of child processes run from the repository root, one after the other.
+
+**What it does not show.** The stubbed run shows the cost of each client's own code, not what a user waits
+for: (2) shows how small that is next to even a loopback round trip, and a real one over the internet is
+far longer. Throughput is that of one process making one call at a time. Numbers from a shared or busy
+machine move between runs (see "±"); compare rows of the same run, not runs of different machines.
+`;
+}

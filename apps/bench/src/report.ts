@@ -1,0 +1,130 @@
+// Markdown for the console and for BENCHMARKS.md: every figure comes from a measurement object.
+import { cpus, freemem, platform, release, totalmem } from "node:os";
+import type { BudgetResult } from "./budget.ts";
+import type { CoalescingResult } from "./coalescing.ts";
+import type { Row } from "./measure.ts";
+import type { StepResult } from "./pipeline.ts";
+import { isSize, type Size, type SizeFailure } from "./sizes.ts";
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  node: string;
+  os: string;
+  date: string;
+}
+
+export function describeMachine(now = new Date()): Machine {
+  const list = cpus();
+  return {
+    cpu: list[0]?.model.trim() || "unknown",
+    cores: list.length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    os: `${platform()} ${release()}`,
+    date: now.toISOString().replace(/\.\d+Z$/, "Z"),
+  };
+}
+
+/** Free memory at the start, which tells a busy machine from an idle one. */
+export function freeMemoryGiB(): number {
+  return Math.round((freemem() / 2 ** 30) * 10) / 10;
+}
+
+const group = (value: number, digits = 0) =>
+  value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+export function table(head: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.map((c) => c.replaceAll("|", "\\|")).join(" | ")} |`;
+  return [line(head), `|${head.map(() => "---").join("|")}|`, ...rows.map(line)].join("\n");
+}
+
+export function overheadTable(rows: readonly Row[], baselineName: string): string {
+  return table(
+    ["client", "ops/s", "µs per call", `time vs ${baselineName}`, "± between rounds", "how it is driven"],
+    rows.map((r) =>
+      r.skipped !== undefined || r.opsPerSec === undefined
+        ? [r.name, "—", "—", "—", "—", `not measured: ${r.skipped ?? "no result"}`]
+        : [
+            r.name,
+            group(r.opsPerSec),
+            group(r.microsPerCall ?? Number.NaN, 1),
+            `${(r.timeRatio ?? Number.NaN).toFixed(2)}×`,
+            `${group((r.spread ?? 0) * 100, 0)}%`,
+            r.note ?? "",
+          ],
+    ),
+  );
+}
+
+/** The printed verdict of the 10% middleware budget. */
+export function middlewareVerdict(added: number, budget = 0.1): string {
+  const sign = added >= 0 ? "+" : "";
+  return `middleware overhead vs bare openapi-fetch: ${sign}${(added * 100).toFixed(1)}% (budget ${Math.round(budget * 100)}%): ${added <= budget ? "PASS" : "FAIL"}`;
+}
+
+export function coalescingTable(results: readonly CoalescingResult[]): string {
+  return table(
+    [
+      "concurrent calls",
+      "expiries crossed",
+      "token calls per expiry (must be 1)",
+      "all sent the new token",
+      "added latency, median",
+      "added latency, p99",
+      "with a valid token, median / p99",
+    ],
+    results.map((r) => {
+      const calls = [...new Set(r.tokenCalls)];
+      const ms = (value: number) => `${value.toFixed(3)} ms`;
+      return [
+        group(r.concurrency),
+        String(r.expiries),
+        `${calls.join(", ")}${calls.length === 1 && calls[0] === 1 ? "" : " FAIL"}`,
+        r.allGotNewToken ? "yes" : "NO",
+        ms(r.medianMs),
+        ms(r.p99Ms),
+        `${ms(r.validMedianMs)} / ${ms(r.validP99Ms)}`,
+      ];
+    }),
+  );
+}
+
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`;
+
+export function sizeTable(sizes: readonly (Size | SizeFailure)[], budgets: readonly BudgetResult[]): string {
+  return table(
+    ["bundle", "platform", "minified", "min+gzip", "budget (min+gzip)"],
+    sizes.map((s) => {
+      const budget = budgets.find((b) => b.name === s.name && s.platform === "browser");
+      const budgetCell = budget ? `${kB(budget.budget.gzip)} ${budget.problems.length ? "FAIL" : "ok"}` : "—";
+      return isSize(s)
+        ? [s.name, s.platform, kB(s.minified), kB(s.gzip), budgetCell]
+        : [s.name, s.platform, `does not bundle: ${s.errors.join("; ")}`, "—", budgetCell];
+    }),
+  );
+}
+
+export function pipelineTable(steps: readonly StepResult[]): string {
+  return table(
+    ["step", "wall time", "exit code", "command (from the repository root)"],
+    steps.map((s) => [s.name, `${s.seconds.toFixed(1)} s`, String(s.exitCode), `\`${s.command}\``]),
+  );
+}
+
+export function machineTable(machine: Machine, freeGiB: number): string {
+  return table(
+    ["CPU", "cores", "memory", "Node", "OS", "date (UTC)"],
+    [
+      [
+        machine.cpu,
+        String(machine.cores),
+        `${machine.memoryGiB} GiB (${freeGiB} GiB free at start)`,
+        machine.node,
+        machine.os,
+        machine.date,
+      ],
+    ],
+  );
+}
