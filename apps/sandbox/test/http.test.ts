@@ -1,0 +1,213 @@
+// What every path shares: host separation, unknown paths and methods, body limits, CORS, the Date
+// header, option checks, and the apps running without Node's HTTP server.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { createSandboxApps, SandboxOptionsError } from "../src/app.js";
+import { describeSandbox, startSandbox } from "../src/node.js";
+import { call, exchange, expectApiError, form, manualClock, open } from "./helpers.js";
+import { schemaProblems } from "./spec.js";
+
+describe("hosts", () => {
+  it.each([
+    ["POST", "/api/auth/login/admin"],
+    ["GET", "/voice/api/v1/admin/token"],
+    ["DELETE", "/voice/api/v1/admin/token/sbx01:abc"],
+  ])("the contact-center host answers 404 for %s %s of the deprecated host", async (method, path) => {
+    const { mainUrl } = await open();
+    const answer = await call(mainUrl, path, { method });
+    expectApiError(answer, 404, /served by the deprecated login host/);
+    expect(answer.body).not.toContain("sbx01:abc");
+  });
+
+  it.each([
+    ["POST", "/api/auth/login/rc/accesstoken"],
+    ["POST", "/api/auth/token/refresh"],
+    ["GET", "/voice/api/v1/admin/accounts"],
+    ["GET", "/voice/api/v1/admin/users"],
+  ])("the deprecated host answers 404 for %s %s of the contact-center host", async (method, path) => {
+    const { legacyUrl } = await open();
+    expectApiError(await call(legacyUrl, path, { method }), 404, /served by the contact-center host/);
+  });
+
+  it("answers 404 ApiError for an unknown path on either host", async () => {
+    const { mainUrl, legacyUrl } = await open();
+    expectApiError(
+      await call(mainUrl, "/voice/api/v2/admin/accounts"),
+      404,
+      /No such path on the contact-center host/,
+    );
+    expectApiError(await call(legacyUrl, "/"), 404, /No such path on the deprecated login host/);
+  });
+
+  it("answers 405 ApiError with Allow for a method a path does not take", async () => {
+    const { mainUrl, legacyUrl } = await open();
+    const put = await call(mainUrl, "/api/auth/token/refresh", { method: "PUT" });
+    expectApiError(put, 405, /PUT is not allowed here; use POST/);
+    expect(put.headers.get("allow")).toBe("POST");
+    const patch = await call(legacyUrl, "/voice/api/v1/admin/token", { method: "PATCH" });
+    expect(patch.headers.get("allow")).toBe("GET, POST");
+  });
+});
+
+describe("request bodies", () => {
+  it("answers 413 ApiError for a declared length over the limit, before reading it", async () => {
+    const { mainUrl } = await open({ maxBodyBytes: 1024 });
+    const answer = await call(mainUrl, "/api/auth/login/rc/accesstoken", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: `rcAccessToken=${"a".repeat(2000)}&rcTokenType=Bearer`,
+    });
+    expectApiError(answer, 413, /larger than 1024 bytes/);
+  });
+
+  it("answers 413 ApiError for a chunked body that grows over the limit", async () => {
+    const { mainUrl } = await open({ maxBodyBytes: 1024 });
+    const chunk = new TextEncoder().encode("a".repeat(400));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 10) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const answer = await call(mainUrl, "/api/auth/token/refresh", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expectApiError(answer, 413, /larger than 1024 bytes/);
+  });
+
+  it("accepts a body just under the limit", async () => {
+    const { mainUrl } = await open({ maxBodyBytes: 1024 });
+    const token = "x".repeat(1024 - "rcAccessToken=&rcTokenType=Bearer".length);
+    expectApiError(await exchange(mainUrl, token), 401);
+  });
+});
+
+describe("CORS", () => {
+  it("answers a preflight from a loopback page with the headers a client sends", async () => {
+    const { mainUrl } = await open();
+    const answer = await call(mainUrl, "/voice/api/v1/admin/accounts", {
+      method: "OPTIONS",
+      headers: {
+        Origin: "http://127.0.0.1:5173",
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "authorization",
+      },
+    });
+    expect(answer.status).toBe(204);
+    expect(answer.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:5173");
+    expect(answer.headers.get("access-control-allow-headers")).toBe(
+      "Authorization,X-Auth-Token,Content-Type,Prefer",
+    );
+    expect(answer.headers.get("access-control-allow-methods")).toContain("DELETE");
+  });
+
+  it("lets a loopback page read Retry-After and Date, and allows no other origin", async () => {
+    const { mainUrl } = await open();
+    const local = await call(mainUrl, "/voice/api/v1/admin/accounts", {
+      headers: { Origin: "http://localhost:3000" },
+    });
+    expect(local.headers.get("access-control-allow-origin")).toBe("http://localhost:3000");
+    expect(local.headers.get("access-control-expose-headers")).toBe("Retry-After,Date");
+    const remote = await call(mainUrl, "/voice/api/v1/admin/accounts", {
+      headers: { Origin: "https://example.com" },
+    });
+    expect(remote.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
+
+describe("options", () => {
+  it("sets Date from the sandbox clock on every answer, errors included", async () => {
+    const clock = manualClock(Date.UTC(2031, 5, 1, 8, 30, 0));
+    const { mainUrl } = await open({ now: clock.now });
+    const answer = await call(mainUrl, "/nope");
+    expect(answer.headers.get("date")).toBe("Sun, 01 Jun 2031 08:30:00 GMT");
+    expect(answer.json.timestamp).toBe(clock.now());
+  });
+
+  it.each([
+    [{ tokenLifetimeMs: 999 }, /tokenLifetimeMs must be an integer of at least 1000/],
+    [{ tokenLifetimeMs: 1500.5 }, /tokenLifetimeMs/],
+    [{ exchangeRateLimit: { limit: 0, windowMs: 1000 } }, /exchangeRateLimit.limit/],
+    [{ parentTokens: { t: 4242 } }, /unknown user id 4242/],
+    [{ parentTokens: { "": 1001 } }, /parent token must be a non-empty string/],
+    [{ legacyLogins: [{ username: "u", password: "", platformId: "p", userId: 1003 }] }, /password/],
+    [{ maxBodyBytes: 0 }, /maxBodyBytes/],
+  ])("rejects %j with a SandboxOptionsError", (options, message) => {
+    expect(() => createSandboxApps(options)).toThrow(SandboxOptionsError);
+    expect(() => createSandboxApps(options)).toThrow(message);
+  });
+
+  it("rejects a bad port before listening", async () => {
+    await expect(startSandbox({ mainPort: 70_000 })).rejects.toThrow(/mainPort must be an integer/);
+  });
+
+  it("serves given ports on 127.0.0.1, and reports a port in use", async () => {
+    const first = await open();
+    const port = Number(new URL(first.mainUrl).port);
+    await expect(startSandbox({ mainPort: port })).rejects.toThrow(/EADDRINUSE/);
+    await first.stop();
+    const second = await open({ mainPort: port });
+    expect(second.mainUrl).toBe(`http://127.0.0.1:${port}`);
+  });
+});
+
+describe("runtime neutrality", () => {
+  it("answers through the apps' fetch alone, without a Node server", async () => {
+    const { main, legacy } = createSandboxApps();
+    const exchanged = await main.request(
+      "/api/auth/login/rc/accesstoken?includeRefresh=true",
+      form({ rcAccessToken: "sandbox-rc-token-ada", rcTokenType: "Bearer" }),
+    );
+    expect(exchanged.status).toBe(200);
+    const { accessToken } = (await exchanged.json()) as { accessToken: string };
+    const created = await legacy.request("/voice/api/v1/admin/token", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${accessToken}` },
+    });
+    expect(await created.text()).toMatch(/^sbx01:/);
+  });
+
+  it("simulates a dropped answer with a failing body where it cannot close the connection", async () => {
+    const { main, faults } = createSandboxApps({ faults: { enabled: true } });
+    const exchanged = await main.request(
+      "/api/auth/login/rc/accesstoken?includeRefresh=true",
+      form({ rcAccessToken: "sandbox-rc-token-ada", rcTokenType: "Bearer" }),
+    );
+    const { refreshToken } = (await exchanged.json()) as { refreshToken: string };
+    faults.next({ kind: "drop-after-refresh" });
+    const dropped = await main.request(
+      "/api/auth/token/refresh",
+      form({ refresh_token: refreshToken, rcTokenType: "Bearer" }),
+    );
+    await expect(dropped.text()).rejects.toThrow();
+    // The refresh was processed: the token sent is spent.
+    const reuse = await main.request(
+      "/api/auth/token/refresh",
+      form({ refresh_token: refreshToken, rcTokenType: "Bearer" }),
+    );
+    expect(reuse.status).toBe(401);
+  });
+});
+
+describe("the printed example", () => {
+  it("names both URLs and the seeded credentials, and its curl lines work as printed", async () => {
+    const sandbox = await open();
+    const text = describeSandbox(sandbox);
+    expect(text).toContain(sandbox.mainUrl);
+    expect(text).toContain(sandbox.legacyUrl);
+    for (const { token } of sandbox.seed.parentTokens) expect(text).toContain(token);
+    expect(text).toContain("sandbox-password");
+    const script = text.slice(text.indexOf("Try it:") + "Try it:".length);
+    const { stdout } = await promisify(execFile)("bash", ["-eo", "pipefail", "-c", script], {
+      timeout: 20_000,
+    });
+    const accounts = JSON.parse(stdout) as unknown[];
+    expect(accounts).toHaveLength(3);
+    for (const account of accounts) expect(schemaProblems("Account", account)).toEqual([]);
+  });
+});

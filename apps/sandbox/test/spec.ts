@@ -1,0 +1,100 @@
+// The bundled OpenAPI document as a test oracle: which operation a request is, and whether a
+// response (status, content type, headers, body) is one that operation declares.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import Ajv2020 from "ajv/dist/2020.js";
+
+const require = createRequire(import.meta.url);
+type Json = Record<string, unknown>;
+
+export const document = JSON.parse(
+  readFileSync(require.resolve("@engage-voice/spec/openapi.json"), "utf8"),
+) as {
+  paths: Record<string, Record<string, Json>>;
+  components: Json;
+};
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+// OpenAPI formats that JSON Schema does not define; the types already constrain them.
+for (const format of ["int32", "int64", "password"]) ajv.addFormat(format, true);
+ajv.addSchema(document, "openapi.json");
+
+const pointerSegment = (segment: string) =>
+  encodeURIComponent(segment.replace(/~/g, "~0").replace(/\//g, "~1"));
+
+function at(pointer: string): unknown {
+  return pointer
+    .replace(/^#\//, "")
+    .split("/")
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce<unknown>((node, key) => (node as Json | undefined)?.[key], document);
+}
+
+/** The operation of a concrete request path, with its template (`/voice/api/v1/admin/token/{apiToken}`). */
+export function operationOf(method: string, path: string): { template: string; operation: Json } | undefined {
+  for (const [template, item] of Object.entries(document.paths)) {
+    const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`);
+    const operation = item[method.toLowerCase()];
+    if (pattern.test(path) && operation) return { template, operation };
+  }
+  return undefined;
+}
+
+/** Validates a value against `#/components/schemas/<name>`; answers Ajv's reasons, or an empty list. */
+export function schemaProblems(name: string, value: unknown): string[] {
+  const validate = ajv.getSchema(`openapi.json#/components/schemas/${name}`);
+  if (!validate) return [`no schema ${name}`];
+  return validate(value) ? [] : [`${name}: ${ajv.errorsText(validate.errors)}`];
+}
+
+export interface Observed {
+  method: string;
+  path: string;
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+/** Everything about a response that the document does not allow for its operation; empty when it conforms. */
+export function responseProblems({ method, path, status, headers, body }: Observed): string[] {
+  const found = operationOf(method, path);
+  if (!found) return [`${method} ${path} is no operation of the document`];
+  const where = `${method} ${found.template} ${status}`;
+  const responses = found.operation.responses as Json;
+  let pointer = `#/paths/${pointerSegment(found.template)}/${method.toLowerCase()}/responses/${status}`;
+  let response = responses[String(status)] as Json | undefined;
+  if (!response) return [`${where}: status not declared`];
+  if (typeof response.$ref === "string") {
+    pointer = response.$ref;
+    response = at(pointer) as Json;
+  }
+  const problems: string[] = [];
+  for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
+    const value = headers.get(name);
+    const resolved = (typeof header.$ref === "string" ? at(header.$ref) : header) as Json;
+    const schema = resolved.schema as Json | undefined;
+    if (value === null) problems.push(`${where}: header ${name} missing`);
+    else if (schema?.type === "integer" && !/^\d+$/.test(value))
+      problems.push(`${where}: header ${name} not an integer`);
+  }
+  const content = response.content as Json | undefined;
+  const mediaType = (headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (!content) {
+    if (body !== "") problems.push(`${where}: a body where none is declared`);
+    return problems;
+  }
+  if (!(mediaType in content))
+    return [...problems, `${where}: content type ${mediaType || "(none)"} not declared`];
+  const validate = ajv.getSchema(`openapi.json${pointer}/content/${pointerSegment(mediaType)}/schema`);
+  if (!validate) return [...problems, `${where}: no schema for ${mediaType}`];
+  let value: unknown = body;
+  if (mediaType.endsWith("json")) {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return [...problems, `${where}: body is not JSON`];
+    }
+  }
+  if (!validate(value)) problems.push(`${where}: ${ajv.errorsText(validate.errors)}`);
+  return problems;
+}
