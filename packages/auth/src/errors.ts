@@ -1,0 +1,126 @@
+const INSPECT = Symbol.for("nodejs.util.inspect.custom");
+
+/**
+ * Reduces a foreign error to its name and system code. Its message may quote a URL with a password
+ * in the query, a header or a body, so it never travels on.
+ */
+export function safeCause(cause: unknown): Error | undefined {
+  if (cause instanceof EngageVoiceAuthError || cause === undefined) return cause;
+  const { name, code } = (cause ?? {}) as { name?: unknown; code?: unknown };
+  const nested = (cause as { cause?: { code?: unknown } } | null)?.cause?.code;
+  const system = [code, nested].find((c) => typeof c === "string" && /^[A-Z][A-Z0-9_]{1,40}$/.test(c));
+  return new Error(`${typeof name === "string" ? name : "Error"}${system ? ` (${system})` : ""}`);
+}
+
+export interface ErrorOptions {
+  status?: number | undefined;
+  cause?: unknown;
+}
+
+/**
+ * The base of every error this package throws. `code` is stable and meant for programs; `message`
+ * is for people. No error carries a token, password or API token, in its message, stack, `cause`,
+ * JSON or inspected form.
+ */
+export class EngageVoiceAuthError extends Error {
+  override readonly name: string = "EngageVoiceAuthError";
+  readonly code: string;
+  readonly status: number | undefined;
+
+  constructor(code: string, message: string, options: ErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: safeCause(options.cause) });
+    this.code = code;
+    this.status = options.status;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, code: this.code, status: this.status, message: this.message };
+  }
+
+  [INSPECT](): string {
+    const cause = this.cause === undefined ? "" : `\n  [cause]: ${String(this.cause)}`;
+    return `${this.stack}\n  { code: '${this.code}', status: ${this.status} }${cause}`;
+  }
+}
+
+/** The exchange endpoint refused the parent-platform token (or its form): get a new parent token. */
+export class ExchangeRejectedError extends EngageVoiceAuthError {
+  override readonly name = "ExchangeRejectedError";
+}
+
+/** The refresh endpoint refused the refresh token: it is unknown, expired or already spent. */
+export class RefreshRejectedError extends EngageVoiceAuthError {
+  override readonly name = "RefreshRejectedError";
+}
+
+/** The deprecated direct login refused the username, password or platform ID. */
+export class LoginRejectedError extends EngageVoiceAuthError {
+  override readonly name = "LoginRejectedError";
+}
+
+/**
+ * The session cannot be renewed without the user: the refresh token was refused and the one new
+ * exchange that followed failed too (`cause` says why). Every caller waiting on that renewal gets
+ * the same instance.
+ */
+export class ReauthRequiredError extends EngageVoiceAuthError {
+  override readonly name = "ReauthRequiredError";
+  /** The refusal of the refresh token that started it. */
+  readonly refreshError: RefreshRejectedError;
+
+  constructor(refreshError: RefreshRejectedError, cause: unknown) {
+    const code = cause instanceof EngageVoiceAuthError ? cause.code : "error";
+    super(
+      "reauth_required",
+      `The refresh token was refused and the new exchange failed (${code}): a new parent-platform token is needed`,
+      { status: (cause as { status?: number }).status, cause },
+    );
+    this.refreshError = refreshError;
+  }
+}
+
+/** Too many calls: `retryAfterMs` says when the next one may be made. */
+export class RateLimitedError extends EngageVoiceAuthError {
+  override readonly name = "RateLimitedError";
+  readonly retryAfterMs: number;
+
+  constructor(retryAfterMs: number, message: string, options: ErrorOptions = {}) {
+    super("rate_limited", `${message}; retry in ${Math.ceil(retryAfterMs / 1000)} s`, options);
+    this.retryAfterMs = retryAfterMs;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs };
+  }
+}
+
+/** Credentials would travel over plain HTTP to a host that is not loopback. */
+export class TransportRefusedError extends EngageVoiceAuthError {
+  override readonly name = "TransportRefusedError";
+}
+
+/** An answer the specification does not allow: an unexpected status, a 5xx, or a body without a token. */
+export class UnexpectedResponseError extends EngageVoiceAuthError {
+  override readonly name = "UnexpectedResponseError";
+}
+
+/** The request did not get an answer: the connection failed, or it timed out (`timedOut`). */
+export class NetworkError extends EngageVoiceAuthError {
+  override readonly name = "NetworkError";
+  readonly timedOut: boolean;
+
+  constructor(what: string, cause: unknown) {
+    const name = (cause as { name?: unknown } | null)?.name;
+    const timedOut = name === "TimeoutError" || name === "AbortError";
+    super("network_error", `${what} ${timedOut ? "timed out" : "got no answer"}`, { cause });
+    this.timedOut = timedOut;
+  }
+}
+
+/** Failures worth another try later: no answer, a 5xx or a 408. */
+export function isTransient(error: unknown): boolean {
+  return (
+    error instanceof NetworkError ||
+    (error instanceof UnexpectedResponseError && (error.status === 408 || (error.status ?? 0) >= 500))
+  );
+}

@@ -1,0 +1,156 @@
+import { createLegacyClient, defaultBaseUrls, type Middleware } from "@engage-voice/client";
+import { LoginRejectedError, UnexpectedResponseError } from "./errors.js";
+import { consoleLogger, failure, globalFetch, requestInit, send, tokenRequest } from "./requests.js";
+import type { TokenSet } from "./tokens.js";
+import { authorize, checkTransport, originOf, requireText, resolveBase } from "./transport.js";
+import type { Clock, FetchLike, Logger } from "./types.js";
+
+export interface LegacyLoginOptions {
+  /** `{legacy_base_url}`; defaults to the client's, `https://portal.vacd.biz`. */
+  baseUrl?: string;
+  username: string;
+  password: string;
+  platformId: string;
+  fetch?: FetchLike;
+  /** Called with the new token set before it is returned. */
+  onTokens?: (tokens: TokenSet) => void | Promise<void>;
+  /** Gets the deprecation warning; defaults to `console`. */
+  logger?: Logger;
+  clock?: Clock;
+  timeoutMs?: number;
+  allowInsecureHttp?: boolean;
+}
+
+const WARNED = Symbol.for("@engage-voice/auth.legacy-login-warned");
+
+/**
+ * Logs in with username, password and platform ID on the deprecated host. The password goes in the
+ * query string, as the endpoint demands, percent-encoded; it is not kept once this returns.
+ *
+ * @deprecated The deprecated host will stop working at a date not yet announced: use
+ * {@link createTokenManager} with the token exchange.
+ */
+export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet> {
+  const { logger = consoleLogger, clock = Date, timeoutMs = 30_000 } = options;
+  const flags = globalThis as { [WARNED]?: boolean };
+  if (!flags[WARNED]) {
+    flags[WARNED] = true;
+    logger.warn?.(
+      "legacyLogin() uses the deprecated login host, which will stop working at a date not yet announced: move to createTokenManager() with the token exchange",
+    );
+  }
+  const base = resolveBase(options.baseUrl, defaultBaseUrls.legacy, options.allowInsecureHttp);
+  const query = {
+    username: requireText(options.username, "username"),
+    password: requireText(options.password, "password"),
+    platformId: requireText(options.platformId, "platformId"),
+  };
+  const client = createLegacyClient({ baseUrl: base.href, fetch: options.fetch ?? globalFetch });
+  const tokens = await tokenRequest(
+    "The direct login",
+    () => client.POST("/api/auth/login/admin", { params: { query }, ...requestInit(timeoutMs) }),
+    clock,
+    { type: LoginRejectedError, code: "login_rejected" },
+  );
+  await options.onTokens?.(tokens);
+  return tokens;
+}
+
+export interface ApiTokensOptions {
+  /** `{legacy_base_url}`; defaults to the client's, `https://portal.vacd.biz`. */
+  baseUrl?: string;
+  /** A bearer access token (from a login or exchange), or a permanent API token. */
+  auth: { accessToken: string } | { apiToken: string };
+  fetch?: FetchLike;
+  timeoutMs?: number;
+  allowInsecureHttp?: boolean;
+}
+
+export interface ApiTokens {
+  /** Creates a new permanent API token (every call makes another one). */
+  create(): Promise<string>;
+  /** The user's permanent API tokens. */
+  list(): Promise<string[]>;
+  /** Deletes a permanent API token; the one authenticating this call may delete itself. */
+  delete(token: string): Promise<void>;
+}
+
+/**
+ * Creates, lists and deletes permanent API tokens on the deprecated host, authenticated with a
+ * bearer access token or with an API token (`X-Auth-Token`).
+ *
+ * @deprecated The deprecated host will stop working at a date not yet announced.
+ */
+export function apiTokens(options: ApiTokensOptions): ApiTokens {
+  const { auth, timeoutMs = 30_000 } = options;
+  const base = resolveBase(options.baseUrl, defaultBaseUrls.legacy, options.allowInsecureHttp);
+  const credential: [header: "Authorization" | "X-Auth-Token", value: string] =
+    auth && "apiToken" in auth
+      ? ["X-Auth-Token", requireText(auth.apiToken, "auth.apiToken")]
+      : ["Authorization", `Bearer ${requireText(auth?.accessToken, "auth.accessToken")}`];
+  const client = createLegacyClient({ baseUrl: base.href, fetch: options.fetch ?? globalFetch });
+  client.use({ onRequest: ({ request }) => authorize(request, ...credential) });
+  const init = () => requestInit(timeoutMs);
+
+  async function call<T>(what: string, request: () => Promise<{ data?: unknown; response: Response }>) {
+    const result = await send(what, request);
+    if (!result.response.ok) throw failure(what, result, Date.now());
+    return result as { data?: T; response: Response };
+  }
+  const unexpected = (what: string, status: number) =>
+    new UnexpectedResponseError("unexpected_response", `${what} answered ${status} without the expected content`, {
+      status,
+    });
+
+  return {
+    async create() {
+      const what = "Creating an API token";
+      const { data, response } = await call<string>(what, () =>
+        client.POST("/voice/api/v1/admin/token", init()),
+      );
+      if (typeof data !== "string" || data.trim() === "") throw unexpected(what, response.status);
+      return data.trim();
+    },
+    async list() {
+      const what = "Listing API tokens";
+      const { data, response } = await call<unknown>(what, () => client.GET("/voice/api/v1/admin/token", init()));
+      if (!Array.isArray(data) || !data.every((t) => typeof t === "string")) {
+        throw unexpected(what, response.status);
+      }
+      return data;
+    },
+    async delete(token) {
+      const what = "Deleting an API token";
+      const apiToken = requireText(token, "token");
+      const { data, response } = await call<unknown>(what, () =>
+        client.DELETE("/voice/api/v1/admin/token/{apiToken}", { params: { path: { apiToken } }, ...init() }),
+      );
+      if (response.status !== 204 && data !== undefined && String(data).trim() !== "true") {
+        throw unexpected(what, response.status);
+      }
+    },
+  };
+}
+
+export interface ApiTokenMiddlewareOptions {
+  /** The origin the token may go to; defaults to the client's `baseUrl`. */
+  baseUrl?: string;
+  allowInsecureHttp?: boolean;
+}
+
+/**
+ * openapi-fetch middleware that sends a permanent API token as `X-Auth-Token` on every request to
+ * the client's own origin (and drops any `Authorization`, so the two never go together).
+ */
+export function apiTokenMiddleware(apiToken: string, options: ApiTokenMiddlewareOptions = {}): Middleware {
+  const value = requireText(apiToken, "apiToken");
+  if (options.baseUrl !== undefined) resolveBase(options.baseUrl, "", options.allowInsecureHttp);
+  return {
+    onRequest({ request, options: clientOptions }) {
+      const url = new URL(request.url);
+      if (url.origin !== originOf(options.baseUrl ?? clientOptions.baseUrl)) return undefined;
+      checkTransport(url, options.allowInsecureHttp);
+      return authorize(request, "X-Auth-Token", value);
+    },
+  };
+}

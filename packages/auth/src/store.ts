@@ -1,0 +1,37 @@
+import type { TokenSet } from "./tokens.js";
+
+/**
+ * Where a token manager keeps its token set between renewals, and across restarts with a
+ * persistent store. The manager writes every new token set with `set` before it hands the new
+ * access token to anyone, so a crash cannot lose the only valid refresh token; it reads the store
+ * again before each renewal, so a store shared by several managers always yields the newest refresh
+ * token.
+ *
+ * `set` gets a {@link TokenSet}, which prints itself redacted: persist a copy of its fields
+ * (`JSON.stringify({ ...tokens })`). `get` may return those fields as a plain object; anything that
+ * is not a token set counts as empty.
+ *
+ * `lock`, when present, runs each renewal exclusively: a store shared by several processes can put a
+ * lock around it (a file lock, a database row lock) so that only one of them spends the refresh
+ * token while the others wait and then read the new set.
+ */
+export interface TokenStore {
+  get(): Promise<TokenSet | undefined>;
+  set(tokens: TokenSet): Promise<void>;
+  clear(): Promise<void>;
+  lock?<T>(task: () => Promise<T>): Promise<T>;
+}
+
+/** The default store: the token set lives in this object only. */
+export function memoryStore(): TokenStore {
+  let saved: TokenSet | undefined;
+  return {
+    get: async () => saved,
+    set: async (tokens) => {
+      saved = tokens;
+    },
+    clear: async () => {
+      saved = undefined;
+    },
+  };
+}

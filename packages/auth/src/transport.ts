@@ -1,0 +1,61 @@
+import { EngageVoiceAuthError, TransportRefusedError } from "./errors.js";
+
+const isLoopback = (host: string) => host === "localhost" || host === "[::1]" || /^127(\.\d+){3}$/.test(host);
+
+/**
+ * Credentials travel only over https:, or over http: to this machine. Anything else needs the
+ * explicit `allowInsecureHttp`.
+ */
+export function checkTransport(url: URL, allowInsecureHttp = false): void {
+  if (url.protocol === "https:") return;
+  if (url.protocol === "http:" && (allowInsecureHttp || isLoopback(url.hostname))) return;
+  throw new TransportRefusedError(
+    "transport_refused",
+    `Refusing to send credentials over ${url.protocol} to ${url.hostname}: use https:, http: to a loopback host, or set allowInsecureHttp`,
+  );
+}
+
+/** Parses and checks a base URL before any credential is near it. */
+export function resolveBase(baseUrl: string | undefined, fallback: string, allowInsecureHttp?: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl ?? fallback);
+  } catch {
+    throw invalid("baseUrl must be an absolute URL such as https://engage.ringcentral.com");
+  }
+  if (url.username || url.password) throw invalid("baseUrl must not contain a username or password");
+  checkTransport(url, allowInsecureHttp);
+  return url;
+}
+
+export function invalid(message: string): EngageVoiceAuthError {
+  return new EngageVoiceAuthError("invalid_options", message);
+}
+
+/** Throws unless `value` is a non-empty string; names the option, never its value. */
+export function requireText(value: unknown, name: string): string {
+  if (typeof value !== "string" || value.trim() === "") throw invalid(`${name} must be a non-empty string`);
+  return value;
+}
+
+export function originOf(url: string | undefined): string | undefined {
+  try {
+    return new URL(url ?? "").origin;
+  } catch {
+    return undefined;
+  }
+}
+
+export type CredentialHeader = "Authorization" | "X-Auth-Token";
+
+/**
+ * A copy of `request` with one credential header and without the other, so the two are never sent
+ * together. Redirects are not followed: a redirect to another origin would carry X-Auth-Token, which
+ * fetch does not strip, or re-send a body with a token.
+ */
+export function authorize(request: Request, header: CredentialHeader, value: string): Request {
+  const headers = new Headers(request.headers);
+  headers.delete(header === "Authorization" ? "X-Auth-Token" : "Authorization");
+  headers.set(header, value);
+  return new Request(request, { headers, redirect: "manual" });
+}

@@ -1,0 +1,118 @@
+import { createClient } from "@engage-voice/client";
+import { describe, expect, it, vi } from "vitest";
+import { createTokenManager } from "../src/index.js";
+import { BASE, fakeClock, fakeServer, setup } from "./fake-server.js";
+
+/** Resolves once the background renewal has stored its token set. */
+function nextTokens(onTokens: ReturnType<typeof vi.fn>) {
+  const before = onTokens.mock.calls.length;
+  return vi.waitFor(() => expect(onTokens.mock.calls.length).toBeGreaterThan(before), { interval: 1 });
+}
+
+describe("proactive refresh", () => {
+  it("exchanges on first use, then serves the cached token outside the refresh window", async () => {
+    const { auth, server, clock } = setup();
+    const first = await auth.getAccessToken();
+    expect(server.calls.exchange).toBe(1);
+    for (let i = 0; i < 47; i++) {
+      clock.advance(5_000); // up to 235 s of a 300 s token: before the last minute
+      expect(await auth.getAccessToken()).toBe(first);
+    }
+    expect(server.totalTokenCalls()).toBe(1);
+  });
+
+  it("inside the window serves the cached token and runs one refresh for all callers", async () => {
+    const onTokens = vi.fn();
+    const { auth, server, clock } = setup({ onTokens });
+    const first = await auth.getAccessToken();
+    clock.advance(250_000); // 50 s left: in the last minute, outside the last 15 s
+    const renewed = nextTokens(onTokens);
+    const tokens = await Promise.all(Array.from({ length: 100 }, () => auth.getAccessToken()));
+    expect(new Set(tokens)).toEqual(new Set([first]));
+    await renewed;
+    expect(server.calls.refresh).toBe(1);
+    const second = await auth.getAccessToken();
+    expect(second).not.toBe(first);
+    expect(server.calls.refresh).toBe(1);
+  });
+
+  it("sizes the window to the token's lifetime: a 2-second token refreshes in its last 0.4 s", async () => {
+    const onTokens = vi.fn();
+    const { auth, server, clock } = setup({ onTokens }, { lifetimeSeconds: 2 });
+    const first = await auth.getAccessToken();
+    clock.advance(1_500);
+    expect(await auth.getAccessToken()).toBe(first);
+    expect(server.calls.refresh).toBe(0);
+    clock.advance(200); // 0.3 s left: in the window, outside the last 0.1 s
+    const renewed = nextTokens(onTokens);
+    expect(await auth.getAccessToken()).toBe(first);
+    await renewed;
+    expect(server.calls.refresh).toBe(1);
+  });
+
+  it("does not refresh on every call: 20 minutes of calls cost one refresh per token lifetime", async () => {
+    const { auth, server, clock } = setup();
+    for (let second = 0; second < 1_200; second++) {
+      await auth.getAccessToken();
+      clock.advance(1_000);
+    }
+    expect(server.calls.exchange).toBe(1);
+    expect(server.calls.refresh).toBeGreaterThanOrEqual(4);
+    expect(server.calls.refresh).toBeLessThanOrEqual(5);
+  });
+
+  it("never sends a token that is expired or about to expire", async () => {
+    const { auth, server, clock } = setup();
+    const client = createClient({ baseUrl: BASE, fetch: server.fetch });
+    client.use(auth.middleware);
+    for (let i = 0; i < 200; i++) {
+      const { response } = await client.GET("/voice/api/v1/admin/accounts");
+      expect(response.status).toBe(200);
+      clock.advance(7_000);
+    }
+    expect(Math.min(...server.remainingAtUse)).toBeGreaterThanOrEqual(14_000);
+  });
+
+  it("waits for the refresh once the token is in its last quarter of the window", async () => {
+    const { auth, server, clock } = setup();
+    const first = await auth.getAccessToken();
+    clock.advance(290_000); // 10 s left
+    const second = await auth.getAccessToken();
+    expect(second).not.toBe(first);
+    expect(server.calls.refresh).toBe(1);
+  });
+
+  it("hands out a token just obtained, however short its lifetime, without a loop", async () => {
+    const { auth, server } = setup({}, { lifetimeSeconds: 0 });
+    const first = await auth.getAccessToken();
+    expect(server.calls.exchange).toBe(1);
+    const second = await auth.getAccessToken();
+    expect(second).not.toBe(first);
+    expect(server.totalTokenCalls()).toBe(2);
+  });
+
+  it("makes no call and keeps no timer while idle", async () => {
+    const clock = fakeClock();
+    const server = fakeServer({ clock });
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const before = timers();
+    const auth = createTokenManager({ baseUrl: BASE, rcAccessToken: "rc-parent-token-1", fetch: server.fetch, clock });
+    clock.advance(3_600_000);
+    expect(server.totalTokenCalls()).toBe(0);
+    await auth.getAccessToken();
+    clock.advance(3_600_000);
+    expect(server.totalTokenCalls()).toBe(1);
+    expect(timers()).toBe(before);
+  });
+
+  it("accepts a custom refresh window", async () => {
+    const onTokens = vi.fn();
+    const { auth, server, clock } = setup({ onTokens, refreshWindow: () => 120_000 });
+    const first = await auth.getAccessToken();
+    clock.advance(200_000); // 100 s left: inside a 2-minute window
+    const renewed = nextTokens(onTokens);
+    expect(await auth.getAccessToken()).toBe(first);
+    await renewed;
+    expect(server.calls.refresh).toBe(1);
+  });
+});
