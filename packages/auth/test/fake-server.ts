@@ -185,7 +185,6 @@ export function fakeServer(options: ServerOptions) {
       case "refresh": {
         const form = new URLSearchParams(await request.text());
         const token = form.get("refresh_token") ?? "";
-        refreshTokensSent.push(token);
         if (form.get("rcTokenType") !== "Bearer") return apiError(400, token, uri);
         if (!refresh.has(token)) return apiError(401, token, uri);
         if (options.refreshWithoutRefreshToken) return json(200, issue(false));
@@ -236,6 +235,9 @@ export function fakeServer(options: ServerOptions) {
     const endpoint = route(request);
     if (!endpoint) return text(404, "no route");
     calls[endpoint]++;
+    if (endpoint === "refresh") {
+      refreshTokensSent.push(new URLSearchParams(await request.clone().text()).get("refresh_token") ?? "");
+    }
     const fault = faults[endpoint]?.shift();
     if (fault === "network") throw new TypeError(`fetch failed: ${request.url}`, { cause: networkCause() });
     if (fault === "hang") {

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { ExchangeRejectedError, RateLimitedError } from "../src/index.js";
+import { type FakeServer, setup } from "./fake-server.js";
+
+describe("exchange rate limit", () => {
+  it("never has more than one exchange in flight", async () => {
+    let inFlight = 0;
+    let most = 0;
+    let server: FakeServer | undefined;
+    const s = setup({
+      fetch: async (request) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        try {
+          return await (server as FakeServer).fetch(request);
+        } finally {
+          inFlight--;
+        }
+      },
+    });
+    server = s.server;
+    await Promise.all([
+      ...Array.from({ length: 50 }, () => s.auth.getAccessToken()),
+      ...Array.from({ length: 10 }, () => s.auth.refresh()),
+    ]);
+    expect(most).toBe(1);
+    expect(s.server.calls.exchange).toBe(1);
+  });
+
+  it("honours Retry-After in seconds: no exchange before it has passed", async () => {
+    const s = setup();
+    s.server.fail("exchange", { status: 429, headers: { "Retry-After": "30" } });
+    const error = await s.auth.getAccessToken().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error).toMatchObject({ code: "rate_limited", status: 429, retryAfterMs: 30_000 });
+    s.clock.advance(20_000);
+    const waiting = await s.auth.getAccessToken().catch((e: unknown) => e);
+    expect(waiting).toMatchObject({ code: "rate_limited", retryAfterMs: 10_000 });
+    expect(s.server.calls.exchange).toBe(1);
+    s.clock.advance(10_000);
+    expect(await s.auth.getAccessToken()).toMatch(/^ey/);
+    expect(s.server.calls.exchange).toBe(2);
+  });
+
+  it("honours Retry-After as an HTTP date, read against the server's own clock", async () => {
+    const s = setup({}, { skewMs: 3_600_000 });
+    const retryAt = new Date(s.server.serverNow() + 20_000).toUTCString();
+    s.server.fail("exchange", { status: 429, headers: { "Retry-After": retryAt } });
+    const error = (await s.auth.getAccessToken().catch((e: unknown) => e)) as RateLimitedError;
+    expect(error.retryAfterMs).toBeGreaterThan(19_000);
+    expect(error.retryAfterMs).toBeLessThanOrEqual(21_000);
+  });
+
+  it("waits a minute when a 429 gives no Retry-After", async () => {
+    const s = setup();
+    s.server.fail("exchange", { status: 429 });
+    await expect(s.auth.getAccessToken()).rejects.toMatchObject({ retryAfterMs: 60_000 });
+  });
+
+  it("makes no exchange storm whatever callers do: at most 5 a minute", async () => {
+    const s = setup({ rcAccessToken: "rc-refused" });
+    const errors: unknown[] = [];
+    for (let i = 0; i < 100; i++) {
+      errors.push(await s.auth.getAccessToken().catch((e: unknown) => e));
+      errors.push(await s.auth.refresh().catch((e: unknown) => e));
+      await s.auth.logout();
+      s.clock.advance(500);
+    }
+    expect(s.server.calls.exchange).toBe(5);
+    expect(errors.slice(0, 5).every((e) => e instanceof ExchangeRejectedError)).toBe(true);
+    expect(errors.slice(5).every((e) => e instanceof RateLimitedError)).toBe(true);
+    s.clock.advance(60_000);
+    await s.auth.getAccessToken().catch(() => {});
+    expect(s.server.calls.exchange).toBe(6);
+  });
+
+  it("keeps serving a valid token while exchanges are rate limited", async () => {
+    const s = setup();
+    const first = await s.auth.getAccessToken();
+    s.server.revokeRefreshTokens(); // the refresh is refused: renewing needs an exchange
+    s.server.fail("exchange", { status: 429, headers: { "Retry-After": "120" } });
+    s.clock.advance(250_000);
+    for (let i = 0; i < 20; i++) {
+      expect(await s.auth.getAccessToken()).toBe(first);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      s.clock.advance(1_000);
+    }
+    expect(s.server.calls.exchange).toBe(2);
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it, vi } from "vitest";
+import { NetworkError, type TokenSet, UnexpectedResponseError } from "../src/index.js";
+import { type Fault, setup } from "./fake-server.js";
+
+const unavailable: Fault = { status: 503, body: "upstream down" };
+
+/** Lets a background renewal finish: it runs on promises only, never on timers. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe("transient failures", () => {
+  it.each<[string, Fault]>([
+    ["a 5xx", unavailable],
+    ["a network error", "network"],
+  ])("while the token is valid: %s serves the current token and keeps the refresh token", async (_, fault) => {
+    const onTokens = vi.fn();
+    const s = setup({ onTokens });
+    const first = await s.auth.getAccessToken();
+    const stored = (onTokens.mock.calls[0] as [TokenSet])[0].refreshToken;
+    s.clock.advance(250_000);
+    s.server.fail("refresh", fault);
+    expect(await s.auth.getAccessToken()).toBe(first);
+    await vi.waitFor(() => expect(s.logs.some((l) => l.includes("the current token stays in use"))).toBe(true), {
+      interval: 1,
+    });
+    expect(await s.auth.getAccessToken()).toBe(first); // backing off: no new call yet
+    expect(s.server.calls.refresh).toBe(1);
+    s.clock.advance(1_000);
+    expect(await s.auth.getAccessToken()).toBe(first); // this call starts the retry
+    await vi.waitFor(() => expect(onTokens).toHaveBeenCalledTimes(2), { interval: 1 });
+    expect(s.server.refreshTokensSent).toEqual([stored, stored]);
+    expect(await s.auth.getAccessToken()).not.toBe(first);
+  });
+
+  it("times out a token call that gets no answer", async () => {
+    const s = setup({ timeoutMs: 5 });
+    s.server.fail("exchange", "hang", "hang", "hang");
+    const error = await s.auth.getAccessToken().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ code: "network_error", timedOut: true });
+    expect(s.server.calls.exchange).toBe(3);
+  });
+
+  it("backs off with jitter: the delay depends on the random source", async () => {
+    const attempts = async (random: number) => {
+      const s = setup({ random: () => random });
+      await s.auth.getAccessToken();
+      s.clock.advance(250_000);
+      s.server.fail("refresh", unavailable);
+      await s.auth.getAccessToken();
+      await vi.waitFor(() => expect(s.logs.some((l) => l.includes("next try in"))).toBe(true), { interval: 1 });
+      s.clock.advance(600);
+      await s.auth.getAccessToken();
+      await settle();
+      return s.server.calls.refresh;
+    };
+    expect(await attempts(0)).toBe(2); // waits 500 ms
+    expect(await attempts(0.99)).toBe(1); // waits 995 ms
+  });
+
+  it("with no valid token left, retries a bounded number of times with growing waits", async () => {
+    const s = setup();
+    await s.auth.getAccessToken();
+    s.clock.advance(301_000);
+    s.server.fail("refresh", unavailable, unavailable, unavailable, unavailable);
+    const error = await s.auth.getAccessToken().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect(error).toMatchObject({ code: "unexpected_response", status: 503 });
+    expect(s.server.calls.refresh).toBe(3);
+    expect(s.sleeps).toEqual([750, 1500]);
+    expect(s.server.calls.exchange).toBe(1);
+    // The refresh token survived: the next call refreshes with it.
+    await s.auth.getAccessToken();
+    expect(s.server.calls.exchange).toBe(1);
+    expect(new Set(s.server.refreshTokensSent).size).toBe(1);
+  });
+
+  it("a refresh whose answer was lost: one more try is refused, then one exchange", async () => {
+    const s = setup();
+    await s.auth.getAccessToken();
+    s.clock.advance(301_000);
+    s.server.fail("refresh", "lost"); // rotated on the server, answer never arrived
+    const token = await s.auth.getAccessToken();
+    expect(token).toMatch(/^ey/);
+    expect(s.server.calls.refresh).toBe(2);
+    expect(s.server.calls.exchange).toBe(2);
+    expect(s.server.refreshTokensSent[0]).toBe(s.server.refreshTokensSent[1]);
+    s.clock.advance(301_000);
+    await s.auth.getAccessToken();
+    expect(s.server.calls.refresh).toBe(3);
+    expect(s.server.calls.exchange).toBe(2);
+  });
+
+  it("a lost answer while the token is still valid: bounded calls, then a new session", async () => {
+    const s = setup();
+    const first = await s.auth.getAccessToken();
+    s.clock.advance(250_000);
+    s.server.fail("refresh", "lost");
+    for (let i = 0; i < 100; i++) {
+      await s.auth.getAccessToken();
+      await settle();
+      s.clock.advance(100);
+    }
+    expect(s.server.calls.refresh).toBe(2);
+    expect(s.server.calls.exchange).toBe(2);
+    expect(await s.auth.getAccessToken()).not.toBe(first);
+  });
+
+  it("a long outage costs a bounded number of token calls", async () => {
+    const s = setup();
+    await s.auth.getAccessToken();
+    s.clock.advance(245_000);
+    s.server.fail("refresh", ...Array.from({ length: 1000 }, () => unavailable));
+    for (let i = 0; i < 400; i++) {
+      await s.auth.getAccessToken().catch(() => {});
+      await settle();
+      s.clock.advance(100); // 40 s of calls, ten a second
+    }
+    expect(s.server.calls.refresh).toBeLessThanOrEqual(6);
+    expect(s.server.calls.exchange).toBe(1);
+  });
+});
