@@ -1,0 +1,292 @@
+// Property-based fuzzing: requests generated from the document's operations, valid and broken
+// (wrong methods, paths, hosts, content types, bodies, query strings and credentials; huge and
+// non-UTF-8 bodies). Whatever comes in, the sandbox answers without a 5xx, every error is the
+// ApiError JSON or the specified text 401, and every answer to a documented status conforms.
+import fc from "fast-check";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type RunningSandbox, startSandbox } from "../src/node.js";
+import { call, exchange, form, legacyLogin, manualClock } from "./helpers.js";
+import { document, operationOf, responseProblems, schemaProblems } from "./spec.js";
+
+const SEED = 20_251_121;
+const RUNS = 300;
+
+const clock = manualClock();
+let sandbox: RunningSandbox;
+const tokens = { valid: "", legacy: "", expired: "", apiToken: "", refresh: "" };
+
+beforeAll(async () => {
+  sandbox = await startSandbox({
+    now: clock.now,
+    tokenLifetimeMs: 60_000,
+    exchangeRateLimit: { limit: 6, windowMs: 60_000 },
+  });
+  tokens.expired = (await exchange(sandbox.mainUrl)).json.accessToken;
+  clock.advance(61_000);
+  const exchanged = (await exchange(sandbox.mainUrl)).json;
+  tokens.valid = exchanged.accessToken;
+  tokens.refresh = exchanged.refreshToken;
+  tokens.legacy = (await legacyLogin(sandbox.legacyUrl)).json.accessToken;
+  tokens.apiToken = (
+    await call(sandbox.legacyUrl, "/voice/api/v1/admin/token", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${tokens.legacy}` },
+    })
+  ).body;
+});
+
+afterAll(() => sandbox?.stop());
+
+const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.keys(item).map((method) => ({ path, method: method.toUpperCase() })),
+);
+const headerText = fc.stringMatching(/^[\x21-\x7e]{0,60}$/);
+const anyText = fc.string({ unit: "binary", maxLength: 80 });
+
+const pathOf = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...operations.map((o) => o.path)) },
+  { weight: 1, arbitrary: fc.webPath() },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom("/", "/voice/api/v1/admin/", "/api/auth/token/refresh/", "/__sandbox/faults"),
+  },
+);
+
+const apiTokenSegment = fc.oneof(
+  fc.constant(() => tokens.apiToken),
+  fc.constant(() => encodeURIComponent(tokens.apiToken)),
+  fc.webSegment().map((segment) => () => segment),
+  fc.constant(() => "%FF%FE"),
+);
+
+const queryValue = fc.oneof(
+  fc.constantFrom(
+    "true",
+    "false",
+    "",
+    "lee.legacy@example.com",
+    "sandbox-password",
+    "sandbox-platform",
+    "%FF",
+  ),
+  anyText.map(encodeURIComponent),
+);
+const queryName = fc.oneof(
+  fc.constantFrom("includeRefresh", "flatten", "activeOnly", "username", "password", "platformId"),
+  fc.webSegment(),
+);
+const query = fc.oneof(
+  fc
+    .array(fc.tuple(queryName, queryValue), { maxLength: 5 })
+    .map((pairs) => pairs.map(([n, v]) => `${n}=${v}`).join("&")),
+  fc.webQueryParameters(),
+);
+
+const credential = fc.constantFrom<() => string>(
+  () => tokens.valid,
+  () => tokens.legacy,
+  () => tokens.expired,
+  () => tokens.apiToken,
+  () => `${tokens.valid.slice(0, -4)}AAAA`,
+  () => "a.b.c",
+);
+const headers = fc.record(
+  {
+    authorization: fc.oneof(
+      credential.map((token) => () => `Bearer ${token()}`),
+      headerText.map((text) => () => text),
+      fc.constant(() => "Basic dXNlcjpwYXNz"),
+    ),
+    xAuthToken: fc.oneof(
+      credential,
+      headerText.map((text) => () => text),
+    ),
+    contentType: fc.oneof(
+      fc.constantFrom(
+        "application/x-www-form-urlencoded",
+        "application/x-www-form-urlencoded; charset=UTF-8",
+        "application/json",
+        "multipart/form-data; boundary=x",
+        "text/plain",
+      ),
+      headerText,
+    ),
+    origin: fc.constantFrom("http://127.0.0.1:5173", "https://example.com", "null"),
+  },
+  { requiredKeys: [] },
+);
+
+const formField = fc.oneof(
+  fc.constantFrom("rcAccessToken", "rcTokenType", "refresh_token"),
+  fc.string({ maxLength: 12 }),
+);
+const formValue = fc.oneof(
+  fc.constantFrom<() => string>(
+    () => "sandbox-rc-token-ada",
+    () => "Bearer",
+    () => tokens.refresh,
+    () => "",
+  ),
+  anyText.map((text) => () => text),
+);
+const body = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc
+      .array(fc.tuple(formField, formValue), { maxLength: 4 })
+      .map((fields) => () => new URLSearchParams(fields.map(([n, v]) => [n, v()])).toString()),
+  },
+  { weight: 1, arbitrary: anyText.map((text) => () => text) },
+  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes) => () => bytes) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 16_385, max: 40_000 }).map((size) => () => "a=".padEnd(size, "x")),
+  },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((value) => () => JSON.stringify(value)) },
+  { weight: 1, arbitrary: fc.constant(() => undefined) },
+);
+
+const LEGACY_TEMPLATES = new Set([
+  "/api/auth/login/admin",
+  "/voice/api/v1/admin/token",
+  "/voice/api/v1/admin/token/{apiToken}",
+]);
+const hostOf = (path: string): "main" | "legacy" => (LEGACY_TEMPLATES.has(path) ? "legacy" : "main");
+
+/** Anything goes: each part drawn from valid and broken values independently. */
+const broken = fc
+  .record({
+    wrongHost: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
+    method: fc.oneof(
+      { weight: 4, arbitrary: fc.constant<string | undefined>(undefined) },
+      { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS") },
+    ),
+    path: pathOf,
+    apiToken: apiTokenSegment,
+    query: fc.option(query, { nil: undefined }),
+    headers,
+    body,
+  })
+  .map(({ wrongHost, ...rest }) => {
+    const host = hostOf(rest.path);
+    return { ...rest, host: wrongHost ? (host === "main" ? "legacy" : "main") : host } as const;
+  });
+
+const FORM = "application/x-www-form-urlencoded";
+const bool = fc.constantFrom("true", "false");
+
+/** Requests as the document describes them, so that the happy paths are fuzzed too. */
+const valid = fc
+  .oneof(
+    fc
+      .record({ parent: fc.constantFrom("sandbox-rc-token-ada", "sandbox-rc-token-rob"), refresh: bool })
+      .map(({ parent, refresh }) => ({
+        path: "/api/auth/login/rc/accesstoken",
+        query: `includeRefresh=${refresh}`,
+        headers: { contentType: FORM },
+        body: () => `rcAccessToken=${parent}&rcTokenType=Bearer`,
+      })),
+    fc.constant({
+      path: "/api/auth/token/refresh",
+      query: undefined,
+      headers: { contentType: FORM },
+      body: () => `refresh_token=${tokens.refresh}&rcTokenType=Bearer`,
+    }),
+    fc
+      .record({
+        path: fc.constantFrom("/voice/api/v1/admin/accounts", "/voice/api/v1/admin/users"),
+        flatten: bool,
+        activeOnly: bool,
+      })
+      .map(({ path, flatten, activeOnly }) => ({
+        path,
+        query: `flatten=${flatten}&activeOnly=${activeOnly}`,
+        headers: { authorization: () => `Bearer ${tokens.valid}` },
+        body: () => undefined,
+      })),
+    fc.constant({
+      path: "/api/auth/login/admin",
+      query: "username=lee.legacy%40example.com&password=sandbox-password&platformId=sandbox-platform",
+      headers: {},
+      body: () => undefined,
+    }),
+    fc.constant({
+      path: "/voice/api/v1/admin/token",
+      query: undefined,
+      headers: { authorization: () => `Bearer ${tokens.legacy}` },
+      body: () => undefined,
+    }),
+  )
+  .map((partial) => ({
+    host: hostOf(partial.path),
+    method: undefined,
+    apiToken: () => tokens.apiToken,
+    ...partial,
+  }));
+
+const request = fc.oneof({ weight: 1, arbitrary: valid }, { weight: 3, arbitrary: broken });
+
+type Generated = {
+  host: "main" | "legacy";
+  method: string | undefined;
+  path: string;
+  apiToken: () => string;
+  query: string | undefined;
+  headers: { authorization?: () => string; xAuthToken?: () => string; contentType?: string; origin?: string };
+  body: () => string | Uint8Array<ArrayBuffer> | undefined;
+};
+
+async function send(generated: Generated) {
+  const method = generated.method ?? operations.find((o) => o.path === generated.path)?.method ?? "GET";
+  const path = generated.path.replace("{apiToken}", generated.apiToken());
+  const url = `${path}${generated.query === undefined ? "" : `?${generated.query}`}`;
+  const h: Record<string, string> = {};
+  if (generated.headers.authorization) h.Authorization = generated.headers.authorization();
+  if (generated.headers.xAuthToken) h["X-Auth-Token"] = generated.headers.xAuthToken();
+  if (generated.headers.contentType !== undefined) h["Content-Type"] = generated.headers.contentType;
+  if (generated.headers.origin) h.Origin = generated.headers.origin;
+  const payload = method === "GET" || method === "HEAD" ? undefined : generated.body();
+  const base = generated.host === "main" ? sandbox.mainUrl : sandbox.legacyUrl;
+  return call(base, url, { method, headers: h, ...(payload === undefined ? {} : { body: payload }) });
+}
+
+it(`answers ${RUNS} generated requests without a 5xx, with documented error bodies`, async () => {
+  const statuses = new Map<number, number>();
+  await fc.assert(
+    fc.asyncProperty(request, async (generated) => {
+      const answer = await send(generated);
+      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      expect(answer.status).toBeLessThan(500);
+      if (answer.method === "OPTIONS" || answer.method === "HEAD") return;
+      const contentType = answer.headers.get("content-type") ?? "";
+      if (answer.status >= 400) {
+        if (contentType.startsWith("text/plain")) {
+          expect(answer.status).toBe(401);
+          expect(answer.body).toBe("Jwt is expired");
+        } else {
+          expect(contentType).toMatch(/^application\/json/);
+          expect(schemaProblems("ApiError", answer.json)).toEqual([]);
+        }
+      }
+      const operation = operationOf(answer.method, answer.path);
+      const declared = operation && String(answer.status) in (operation.operation.responses as object);
+      if (answer.status < 400 || declared) expect(responseProblems(answer)).toEqual([]);
+    }),
+    { numRuns: RUNS, seed: SEED },
+  );
+  // The generator reached successes, client errors of several kinds and expired tokens alike.
+  for (const status of [200, 400, 401, 404, 405, 413, 429])
+    expect(statuses.get(status) ?? 0).toBeGreaterThan(0);
+
+  // And the sandbox still serves normal traffic afterwards.
+  const accounts = await call(sandbox.mainUrl, "/voice/api/v1/admin/accounts", {
+    headers: { Authorization: `Bearer ${tokens.valid}` },
+  });
+  expect(accounts.status).toBe(200);
+  const refreshed = await call(
+    sandbox.mainUrl,
+    "/api/auth/token/refresh",
+    form({ refresh_token: "unknown", rcTokenType: "Bearer" }),
+  );
+  expect(refreshed.status).toBe(401);
+}, 120_000);
