@@ -44,7 +44,9 @@ async function through(host: "main" | "legacy", path: string, init: RequestInit 
   const answer = await call(host === "main" ? mainProxy.url : legacyProxy.url, path, init);
   const label = `${answer.method} ${path} -> ${answer.status}`;
   expect(answer.headers.get("sl-violations"), label).toBeNull();
-  expect(answer.headers.get("content-type") ?? "", `${label}: answered by Prism itself`).not.toMatch(/problem\+json/);
+  expect(answer.headers.get("content-type") ?? "", `${label}: answered by Prism itself`).not.toMatch(
+    /problem\+json/,
+  );
   expect(responseProblems(answer), label).toEqual([]);
   checked.push(`${answer.method} ${answer.path} ${answer.status}`);
   return answer;
@@ -58,13 +60,16 @@ async function direct(host: "main" | "legacy", path: string, init: RequestInit =
   return answer;
 }
 
-const exchangeForm = (token = "sandbox-rc-token-ada") => form({ rcAccessToken: token, rcTokenType: "Bearer" });
+const exchangeForm = (token = "sandbox-rc-token-ada") =>
+  form({ rcAccessToken: token, rcTokenType: "Bearer" });
 const refreshForm = (token: string) => form({ refresh_token: token, rcTokenType: "Bearer" });
 const exchangePath = "/api/auth/login/rc/accesstoken";
 
 describe("through prism proxy --errors", () => {
   it("exchange with and without a refresh token, and with a rejected parent token", async () => {
-    expect((await through("main", `${exchangePath}?includeRefresh=true`, exchangeForm())).json.refreshToken).toBeTruthy();
+    expect(
+      (await through("main", `${exchangePath}?includeRefresh=true`, exchangeForm())).json.refreshToken,
+    ).toBeTruthy();
     expect((await through("main", exchangePath, exchangeForm())).json.refreshToken).toBeUndefined();
     expect((await through("main", `${exchangePath}?includeRefresh=false`, exchangeForm())).status).toBe(200);
     expect((await through("main", exchangePath, exchangeForm("unknown-parent-token"))).status).toBe(401);
@@ -74,13 +79,18 @@ describe("through prism proxy --errors", () => {
     const first = (await through("main", `${exchangePath}?includeRefresh=true`, exchangeForm())).json;
     const second = await through("main", "/api/auth/token/refresh", refreshForm(first.refreshToken));
     expect(second.status).toBe(200);
-    expect((await through("main", "/api/auth/token/refresh", refreshForm(first.refreshToken))).status).toBe(401);
-    expect((await through("main", "/api/auth/token/refresh", refreshForm(second.json.refreshToken))).status).toBe(401);
+    expect((await through("main", "/api/auth/token/refresh", refreshForm(first.refreshToken))).status).toBe(
+      401,
+    );
+    expect(
+      (await through("main", "/api/auth/token/refresh", refreshForm(second.json.refreshToken))).status,
+    ).toBe(401);
     expect((await through("main", "/api/auth/token/refresh", refreshForm("no-such-token"))).status).toBe(401);
   });
 
   it("accounts and users for each kind of user, flags included", async () => {
-    const token = async (parent: string) => (await through("main", exchangePath, exchangeForm(parent))).json.accessToken;
+    const token = async (parent: string) =>
+      (await through("main", exchangePath, exchangeForm(parent))).json.accessToken;
     const ada = await token("sandbox-rc-token-ada");
     const rob = await token("sandbox-rc-token-rob");
     const nia = await token("token-of-nia");
@@ -88,8 +98,14 @@ describe("through prism proxy --errors", () => {
     expect((await through("main", "/voice/api/v1/admin/accounts", bearer(rob))).json).toHaveLength(1);
     expect((await through("main", "/voice/api/v1/admin/accounts", bearer(nia))).status).toBe(403);
     expect((await through("main", "/voice/api/v1/admin/users", bearer(ada))).status).toBe(200);
-    expect((await through("main", "/voice/api/v1/admin/users?flatten=true", bearer(ada))).json).toHaveLength(6);
-    const active = await through("main", "/voice/api/v1/admin/users?flatten=true&activeOnly=true", bearer(ada));
+    expect((await through("main", "/voice/api/v1/admin/users?flatten=true", bearer(ada))).json).toHaveLength(
+      6,
+    );
+    const active = await through(
+      "main",
+      "/voice/api/v1/admin/users?flatten=true&activeOnly=true",
+      bearer(ada),
+    );
     expect(active.json).toHaveLength(5);
     expect((await through("main", "/voice/api/v1/admin/users", bearer(rob))).status).toBe(403);
   });
@@ -97,7 +113,8 @@ describe("through prism proxy --errors", () => {
   it("the users rate limit", async () => {
     const ada = (await through("main", exchangePath, exchangeForm())).json.accessToken;
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await through("main", "/voice/api/v1/admin/users", bearer(ada))).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await through("main", "/voice/api/v1/admin/users", bearer(ada))).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
   });
 
@@ -117,21 +134,31 @@ describe("through prism proxy --errors", () => {
     const wrong = "username=lee.legacy%40example.com&password=nope&platformId=sandbox-platform";
     expect((await through("legacy", `/api/auth/login/admin?${wrong}`, { method: "POST" })).status).toBe(401);
     const access = login.json.accessToken;
-    const created = (await through("legacy", "/voice/api/v1/admin/token", { method: "POST", ...bearer(access) })).body;
-    const other = (await through("legacy", "/voice/api/v1/admin/token", { method: "POST", ...bearer(access) })).body;
+    const created = (
+      await through("legacy", "/voice/api/v1/admin/token", { method: "POST", ...bearer(access) })
+    ).body;
+    const other = (
+      await through("legacy", "/voice/api/v1/admin/token", { method: "POST", ...bearer(access) })
+    ).body;
     expect(created).not.toBe(other);
     const xAuth = (token: string) => ({ headers: { "X-Auth-Token": token } });
-    expect((await through("legacy", "/voice/api/v1/admin/token", bearer(access))).json).toEqual([created, other]);
-    expect((await through("legacy", "/voice/api/v1/admin/token", xAuth(created))).json).toEqual([created, other]);
+    expect((await through("legacy", "/voice/api/v1/admin/token", bearer(access))).json).toEqual([
+      created,
+      other,
+    ]);
+    expect((await through("legacy", "/voice/api/v1/admin/token", xAuth(created))).json).toEqual([
+      created,
+      other,
+    ]);
     const path = `/voice/api/v1/admin/token/${encodeURIComponent(created)}`;
     expect((await through("legacy", path, { method: "DELETE", ...xAuth(created) })).body).toBe("true");
     expect((await through("legacy", path, { method: "DELETE", ...xAuth(other) })).status).toBe(404);
     expect((await through("legacy", "/voice/api/v1/admin/token", xAuth(created))).status).toBe(401);
     expect((await through("legacy", "/voice/api/v1/admin/token", bearer("not.a.jwt"))).status).toBe(401);
     clock.advance(30_000);
-    expect((await through("legacy", "/voice/api/v1/admin/token", { method: "POST", ...bearer(access) })).body).toBe(
-      "Jwt is expired",
-    );
+    expect(
+      (await through("legacy", "/voice/api/v1/admin/token", { method: "POST", ...bearer(access) })).body,
+    ).toBe("Jwt is expired");
   });
 
   it("the exchange rate limit, with Retry-After", async () => {
@@ -143,7 +170,12 @@ describe("through prism proxy --errors", () => {
 
 describe("straight to the sandbox, for what Prism refuses before forwarding", () => {
   it("missing or malformed form fields and a bad includeRefresh answer the declared 400", async () => {
-    const bodies = ["rcTokenType=Bearer", "rcAccessToken=a", "rcAccessToken=a&rcTokenType=Basic", "rcAccessToken=&rcTokenType=Bearer"];
+    const bodies = [
+      "rcTokenType=Bearer",
+      "rcAccessToken=a",
+      "rcAccessToken=a&rcTokenType=Basic",
+      "rcAccessToken=&rcTokenType=Bearer",
+    ];
     for (const body of bodies) {
       const headers = { "Content-Type": "application/x-www-form-urlencoded" };
       expect((await direct("main", exchangePath, { method: "POST", headers, body })).status).toBe(400);
@@ -151,7 +183,9 @@ describe("straight to the sandbox, for what Prism refuses before forwarding", ()
     const json = { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" };
     expect((await direct("main", exchangePath, json)).status).toBe(400);
     expect((await direct("main", "/api/auth/token/refresh", json)).status).toBe(400);
-    expect((await direct("main", "/api/auth/token/refresh", form({ rcTokenType: "Bearer" }))).status).toBe(400);
+    expect((await direct("main", "/api/auth/token/refresh", form({ rcTokenType: "Bearer" }))).status).toBe(
+      400,
+    );
     expect((await direct("main", `${exchangePath}?includeRefresh=maybe`, exchangeForm())).status).toBe(400);
   });
 
@@ -164,7 +198,9 @@ describe("straight to the sandbox, for what Prism refuses before forwarding", ()
     expect((await direct("legacy", "/voice/api/v1/admin/token", { method: "POST" })).status).toBe(401);
     const apiTokenOnCreate = { method: "POST", headers: { "X-Auth-Token": "sbx01:abc" } };
     expect((await direct("legacy", "/voice/api/v1/admin/token", apiTokenOnCreate)).status).toBe(401);
-    expect((await direct("legacy", "/voice/api/v1/admin/token/sbx01:abc", { method: "DELETE" })).status).toBe(401);
+    expect((await direct("legacy", "/voice/api/v1/admin/token/sbx01:abc", { method: "DELETE" })).status).toBe(
+      401,
+    );
   });
 
   it("missing login parameters answer the declared 400", async () => {
