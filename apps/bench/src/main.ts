@@ -8,12 +8,13 @@ import { parseArgs } from "node:util";
 import { authContender, coalescingSubject } from "./auth-rows.ts";
 import { checkBudgets, formatBudgetResults, loadBudgets } from "./budget.ts";
 import { measureCoalescing } from "./coalescing.ts";
-import { contenders, NAMES, type Target, verify } from "./contenders.ts";
+import { contenders, headerMiddleware, NAMES, type Target, verify } from "./contenders.ts";
 import { startLocalServer } from "./local-server.ts";
 import { addedCost, type MeasureOptions, measure } from "./measure.ts";
 import { methodSection } from "./method.ts";
 import { REPO_ROOT, runStep, STEPS } from "./pipeline.ts";
 import {
+  aimVerdict,
   coalescingTable,
   describeMachine,
   freeMemoryGiB,
@@ -29,7 +30,7 @@ import { ACCOUNTS_BODY, BASE_URL, stubServer } from "./stub.ts";
 const SECTIONS = ["overhead", "http", "coalescing", "size", "pipeline"] as const;
 type Section = (typeof SECTIONS)[number];
 
-const OVERHEAD: MeasureOptions = { rounds: 7, time: 300, warmupTime: 100 };
+const OVERHEAD: MeasureOptions = { rounds: 9, time: 250, warmupTime: 100 };
 const HTTP: MeasureOptions = { rounds: 5, time: 300, warmupTime: 100 };
 const CONCURRENCY = [
   { calls: 1, expiries: 200 },
@@ -60,25 +61,42 @@ function emit(markdown: string) {
 
 emit(`## Machine\n\n${machineTable(machine, freeGiB)}`);
 
-async function overheadSection(title: string, target: Target, options: MeasureOptions, intro: string) {
-  const list = await contenders(target, [await authContender(target)]);
+async function overheadSection(
+  title: string,
+  target: Target,
+  options: MeasureOptions,
+  intro: string,
+  withVerdict: boolean,
+) {
+  const list = await contenders(target, [headerMiddleware(target), await authContender(target)]);
   await verify(list, JSON.parse(ACCOUNTS_BODY));
   const measurement = await measure(list, options);
   const lines = [`## ${title}`, intro, overheadTable(measurement.rows, NAMES.raw)];
-  const timed = (name: string) => measurement.rows.some((r) => r.name === name && r.opsPerSec !== undefined);
-  if (timed(NAMES.clientAuth) && timed(NAMES.openapiFetch)) {
+  const micros = (name: string) => measurement.rows.find((r) => r.name === name)?.microsPerCall;
+  const auth = micros(NAMES.clientAuth);
+  const bare = micros(NAMES.openapiFetch);
+  if (auth === undefined || bare === undefined) {
+    lines.push("middleware overhead vs bare openapi-fetch: not measured (a row did not run)");
+  } else if (withVerdict) {
+    const added = addedCost(measurement, NAMES.clientAuth, NAMES.openapiFetch);
     lines.push(
-      `**${middlewareVerdict(addedCost(measurement, NAMES.clientAuth, NAMES.openapiFetch))}**`,
-      `(@engage-voice/client alone vs bare openapi-fetch: ${formatPercent(addedCost(measurement, NAMES.client, NAMES.openapiFetch))}.)`,
+      `**${middlewareVerdict(added)}** (${formatMicros(auth - bare)} per call)`,
+      `@engage-voice/client without middleware vs bare openapi-fetch: ${formatPercent(addedCost(measurement, NAMES.client, NAMES.openapiFetch))}; with a one-line header middleware: ${formatPercent(addedCost(measurement, NAMES.clientHeader, NAMES.openapiFetch))}.`,
     );
   } else {
-    lines.push("middleware overhead vs bare openapi-fetch: not measured (the auth row did not run)");
+    lines.push(
+      `Over loopback HTTP the auth middleware's cost is ${formatMicros(auth - bare)} per call (${formatPercent(addedCost(measurement, NAMES.clientAuth, NAMES.openapiFetch))}) next to a round trip of ${formatMicros(micros(NAMES.raw) ?? Number.NaN)} with raw fetch; the differences between rows here are of the order of the "±" column.`,
+    );
   }
   emit(lines.join("\n\n"));
 }
 
 function formatPercent(value: number): string {
   return `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)}%`;
+}
+
+function formatMicros(value: number): string {
+  return `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(1)} µs`;
 }
 
 if (runs("overhead")) {
@@ -88,6 +106,7 @@ if (runs("overhead")) {
     { baseUrl: BASE_URL, fetch, transport: "stub" },
     OVERHEAD,
     "No network: the fetch answers each call with a new Response of a pre-built body.",
+    true,
   );
 }
 
@@ -98,7 +117,8 @@ if (runs("http")) {
       "2. The same calls over HTTP on 127.0.0.1",
       { baseUrl: server.url, fetch: globalThis.fetch, transport: "http" },
       HTTP,
-      "A node:http server in another process, keep-alive connections; the difference between the rows above is what is left of it here.",
+      "A node:http server in another process, keep-alive connections: what the overhead above is worth next to a round trip.",
+      false,
     );
   } finally {
     await server.stop();
@@ -132,8 +152,14 @@ if (runs("size")) {
   }
   const budgets = checkBudgets(sizes, await loadBudgets());
   console.log(formatBudgetResults(budgets).join("\n"));
+  const both = sizes.find((s) => s.name === OWN_ENTRIES[2]?.name);
   emit(
-    `## 4. Bundle size\n\nesbuild, ESM, minified, of each package's whole public API; gzip level 9. 1 kB = 1,000 bytes. Budgets from \`apps/bench/size-budget.json\`, enforced by \`pnpm test\`.\n\n${sizeTable(sizes, budgets)}`,
+    [
+      "## 4. Bundle size",
+      "esbuild, ESM, minified, of each package's whole public API unless the row says otherwise; gzip level 9. 1 kB = 1,000 bytes. Budgets from `apps/bench/size-budget.json`, enforced by `pnpm test`.",
+      sizeTable(sizes, budgets),
+      `**${aimVerdict(both && isSize(both) ? both.gzip : undefined)}**`,
+    ].join("\n\n"),
   );
 }
 

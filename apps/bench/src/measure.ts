@@ -21,7 +21,7 @@ export interface Row {
   microsPerCall?: number;
   /** Median of (time per call / the baseline's time per call) over the rounds. */
   timeRatio?: number;
-  /** Half the range of ops/s over the rounds, relative to the median. */
+  /** Median absolute deviation of ops/s over the rounds, relative to the median. */
   spread?: number;
   calls?: number;
 }
@@ -95,7 +95,7 @@ export async function measure(list: Contender[], options: MeasureOptions): Promi
       opsPerSec,
       microsPerCall: median(periods) * 1000,
       timeRatio: median(ratios),
-      spread: (Math.max(...ops) - Math.min(...ops)) / 2 / opsPerSec,
+      spread: median(ops.map((o) => Math.abs(o - opsPerSec))) / opsPerSec,
       calls: calls.get(contender.name) ?? 0,
     };
   });

@@ -18,27 +18,33 @@ export interface StepResult {
   tail?: string;
 }
 
+const turbo = ["pnpm", "exec", "turbo", "run"];
+const quiet = "--output-logs=errors-only";
+
+/** What `pnpm build` and `pnpm test` run, as separate timed steps. */
 export const STEPS: Step[] = [
+  { name: "cold build", command: [...turbo, "build", "--force", quiet] },
+  { name: "cached rebuild", command: [...turbo, "build", quiet] },
   {
-    name: "cold build",
-    command: ["pnpm", "exec", "turbo", "run", "build", "--force", "--output-logs=errors-only"],
-  },
-  { name: "cached rebuild", command: ["pnpm", "exec", "turbo", "run", "build", "--output-logs=errors-only"] },
-  {
-    // --only runs the test tasks alone (builds are already in place), --force skips the cache, and the
-    // bench package is left out: its own test is the size budget, and running it here would recurse.
-    name: "test suite (every package but the bench)",
+    // The turbo tasks of `pnpm test`. --only leaves out the builds (already in place), --force the cache,
+    // --continue runs every package even when one fails; the bench is left out: its own test is the
+    // size budget, and running the bench's test from the bench would recurse.
+    name: "tests: lint-spec, typecheck and test of every package but the bench, uncached",
     command: [
-      "pnpm",
-      "exec",
-      "turbo",
-      "run",
+      ...turbo,
+      "lint-spec",
+      "typecheck",
       "test",
       "--only",
       "--force",
+      "--continue",
       "--filter=!@engage-voice/bench",
-      "--output-logs=errors-only",
+      quiet,
     ],
+  },
+  {
+    name: "lint: biome check of the repository",
+    command: ["pnpm", "exec", "biome", "check", "--error-on-warnings", "."],
   },
 ];
 

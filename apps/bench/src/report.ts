@@ -42,7 +42,7 @@ export function table(head: string[], rows: string[][]): string {
 
 export function overheadTable(rows: readonly Row[], baselineName: string): string {
   return table(
-    ["client", "ops/s", "µs per call", `time vs ${baselineName}`, "± between rounds", "how it is driven"],
+    ["client", "ops/s", "µs per call", `time vs ${baselineName}`, "± (MAD over rounds)", "how it is driven"],
     rows.map((r) =>
       r.skipped !== undefined || r.opsPerSec === undefined
         ? [r.name, "—", "—", "—", "—", `not measured: ${r.skipped ?? "no result"}`]
@@ -62,6 +62,13 @@ export function overheadTable(rows: readonly Row[], baselineName: string): strin
 export function middlewareVerdict(added: number, budget = 0.1): string {
   const sign = added >= 0 ? "+" : "";
   return `middleware overhead vs bare openapi-fetch: ${sign}${(added * 100).toFixed(1)}% (budget ${Math.round(budget * 100)}%): ${added <= budget ? "PASS" : "FAIL"}`;
+}
+
+/** The issue's aim for what a browser app ships of the SDK. */
+export function aimVerdict(bothGzip: number | undefined, aim = 6_000): string {
+  if (bothGzip === undefined) return "client + auth under 6 kB min+gzip: not measured";
+  const verdict = bothGzip < aim ? "MET" : `MISSED by ${((bothGzip - aim) / 1000).toFixed(2)} kB`;
+  return `client + auth under ${aim / 1000} kB min+gzip (the aim): ${(bothGzip / 1000).toFixed(2)} kB, ${verdict}`;
 }
 
 export function coalescingTable(results: readonly CoalescingResult[]): string {

@@ -36,6 +36,11 @@ export const OWN_ENTRIES: SizeEntry[] = [
 
 export const REFERENCE_ENTRIES: SizeEntry[] = [
   {
+    // What an app of the exchange flow imports: esbuild drops the rest (legacy login, API tokens).
+    name: "an app's imports: createClient + createTokenManager",
+    source: `export { createClient } from "@engage-voice/client";\nexport { createTokenManager } from "@engage-voice/auth";`,
+  },
+  {
     name: "openapi-fetch",
     source: `export * from "openapi-fetch";\nexport { default } from "openapi-fetch";`,
   },

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { aimVerdict, middlewareVerdict, overheadTable, table } from "../src/report.ts";
+
+describe("the middleware verdict", () => {
+  it.each([
+    [0.1, "+10.0% (budget 10%): PASS"],
+    [0.1001, "+10.0% (budget 10%): FAIL"],
+    [-0.02, "-2.0% (budget 10%): PASS"],
+    [1.17, "+117.0% (budget 10%): FAIL"],
+  ])("reads %d as %s", (added, text) => {
+    expect(middlewareVerdict(added)).toBe(`middleware overhead vs bare openapi-fetch: ${text}`);
+  });
+});
+
+describe("tables", () => {
+  it("escape pipes inside cells", () => {
+    expect(table(["a"], [["x | y"]])).toBe("| a |\n|---|\n| x \\| y |");
+  });
+
+  it("say why a row was not measured", () => {
+    const text = overheadTable([{ name: "sdk", skipped: "needs a login" }], "raw fetch");
+    expect(text).toContain("| sdk | — | — | — | — | not measured: needs a login |");
+  });
+});
+
+describe("the size aim", () => {
+  it("is met only under 6 kB", () => {
+    expect(aimVerdict(5_500)).toBe("client + auth under 6 kB min+gzip (the aim): 5.50 kB, MET");
+    expect(aimVerdict(8_250)).toBe("client + auth under 6 kB min+gzip (the aim): 8.25 kB, MISSED by 2.25 kB");
+    expect(aimVerdict(undefined)).toBe("client + auth under 6 kB min+gzip: not measured");
+  });
+});
