@@ -2,7 +2,7 @@ import { createLegacyClient, defaultBaseUrls, type Middleware } from "@engage-vo
 import { LoginRejectedError, UnexpectedResponseError } from "./errors.js";
 import { consoleLogger, failure, globalFetch, requestInit, send, tokenRequest } from "./requests.js";
 import type { TokenSet } from "./tokens.js";
-import { authorize, checkTransport, originOf, requireText, resolveBase } from "./transport.js";
+import { authorize, originOf, requireText, resolveBase } from "./transport.js";
 import type { Clock, FetchLike, Logger } from "./types.js";
 
 export interface LegacyLoginOptions {
@@ -133,24 +133,21 @@ export function apiTokens(options: ApiTokensOptions): ApiTokens {
 }
 
 export interface ApiTokenMiddlewareOptions {
-  /** The origin the token may go to; defaults to the client's `baseUrl`. */
+  /** The only origin the token goes to; defaults to the client's default legacy host, `https://portal.vacd.biz`. */
   baseUrl?: string;
   allowInsecureHttp?: boolean;
 }
 
 /**
  * openapi-fetch middleware that sends a permanent API token as `X-Auth-Token` on every request to
- * the client's own origin (and drops any `Authorization`, so the two never go together).
+ * one origin (`baseUrl`), and drops any `Authorization`, so the two never go together. Requests to
+ * any other origin pass without it.
  */
 export function apiTokenMiddleware(apiToken: string, options: ApiTokenMiddlewareOptions = {}): Middleware {
   const value = requireText(apiToken, "apiToken");
-  if (options.baseUrl !== undefined) resolveBase(options.baseUrl, "", options.allowInsecureHttp);
+  const { origin } = resolveBase(options.baseUrl, defaultBaseUrls.legacy, options.allowInsecureHttp);
   return {
-    onRequest({ request, options: clientOptions }) {
-      const url = new URL(request.url);
-      if (url.origin !== originOf(options.baseUrl ?? clientOptions.baseUrl)) return undefined;
-      checkTransport(url, options.allowInsecureHttp);
-      return authorize(request, "X-Auth-Token", value);
-    },
+    onRequest: ({ request }) =>
+      originOf(request.url) === origin ? authorize(request, "X-Auth-Token", value) : undefined,
   };
 }

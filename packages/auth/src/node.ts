@@ -34,9 +34,9 @@ export function fileStore(path: string): TokenStore {
       }
     },
     async set(tokens) {
-      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
       try {
+        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
         const file = await open(temporary, "wx", 0o600);
         try {
           await file.writeFile(JSON.stringify({ ...tokens }));
@@ -46,7 +46,7 @@ export function fileStore(path: string): TokenStore {
         }
         await rename(temporary, path);
       } catch (error) {
-        await rm(temporary, { force: true });
+        await rm(temporary, { force: true }).catch(() => {});
         throw new EngageVoiceAuthError("store_failed", "The token file could not be written", { cause: error });
       }
     },

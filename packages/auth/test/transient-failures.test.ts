@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { NetworkError, type TokenSet, UnexpectedResponseError } from "../src/index.js";
-import { type Fault, setup } from "./fake-server.js";
+import { createTokenManager, NetworkError, type TokenSet, UnexpectedResponseError } from "../src/index.js";
+import { BASE, type Fault, setup } from "./fake-server.js";
 
 const unavailable: Fault = { status: 503, body: "upstream down" };
 
@@ -117,5 +117,26 @@ describe("transient failures", () => {
     }
     expect(s.server.calls.refresh).toBeLessThanOrEqual(6);
     expect(s.server.calls.exchange).toBe(1);
+  });
+});
+
+describe("defaults", () => {
+  it("use the global fetch and a real timer between retries", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    const { server, clock } = setup();
+    vi.stubGlobal("fetch", server.fetch);
+    try {
+      const auth = createTokenManager({ baseUrl: BASE, rcAccessToken: server.parentToken, clock, random: () => 0 });
+      server.fail("exchange", unavailable);
+      const token = auth.getAccessToken();
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1), { interval: 1 });
+      expect(server.calls.exchange).toBe(1);
+      await vi.advanceTimersByTimeAsync(500);
+      expect(await token).toMatch(/^ey/);
+      expect(server.calls.exchange).toBe(2);
+    } finally {
+      vi.unstubAllGlobals();
+      vi.useRealTimers();
+    }
   });
 });

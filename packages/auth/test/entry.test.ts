@@ -1,0 +1,59 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { type Client, createClient, type MainPaths, type Middleware, type TokenResponse } from "@engage-voice/client";
+import * as entry from "../src/index.js";
+import type { Session, TokenManager, TokenSet } from "../src/index.js";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Every module the main entry loads, following relative imports. */
+function graph(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const source = readFileSync(file, "utf8");
+  for (const [, spec] of source.matchAll(/from\s+"([^"]+)"/g)) {
+    if (spec?.startsWith(".")) graph(join(dirname(file), spec.replace(/\.js$/, ".ts")), seen);
+    else seen.add(spec as string);
+  }
+  return seen;
+}
+
+describe("package entries", () => {
+  it("keeps the main entry free of Node-only modules", () => {
+    const modules = [...graph(join(root, "src/index.ts"))];
+    expect(modules.filter((m) => m.startsWith("node:") || /^(fs|path|crypto|os)$/.test(m))).toEqual([]);
+    expect(modules.filter((m) => !m.startsWith("/"))).toEqual(["@engage-voice/client"]);
+    expect(modules).not.toContain(join(root, "src/node.ts"));
+  });
+
+  it("exports the fixed public names", () => {
+    for (const name of ["createTokenManager", "legacyLogin", "apiTokens", "apiTokenMiddleware", "memoryStore"]) {
+      expect(typeof (entry as Record<string, unknown>)[name]).toBe("function");
+    }
+  });
+
+  it("maps the main entry and ./node subpath, types first, for import and require", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+    for (const [subpath, file] of [
+      [".", "index"],
+      ["./node", "node"],
+    ]) {
+      const target = pkg.exports[subpath as string];
+      expect(Object.keys(target.import)).toEqual(["types", "default"]);
+      expect(target.import).toEqual({ types: `./dist/${file}.d.ts`, default: `./dist/${file}.js` });
+      expect(target.require).toEqual({ types: `./dist/${file}.d.cts`, default: `./dist/${file}.cjs` });
+    }
+  });
+
+  it("types tokens from the generated client and fits the client's middleware", () => {
+    expectTypeOf<TokenSet>().toExtend<TokenResponse>();
+    expectTypeOf<TokenSet["expiresAt"]>().toEqualTypeOf<number>();
+    expectTypeOf<Session["accountIds"]>().toEqualTypeOf<string[]>();
+    expectTypeOf<TokenManager["middleware"]>().toEqualTypeOf<Middleware>();
+    expectTypeOf<Parameters<Client<MainPaths>["use"]>[0]>().toEqualTypeOf<Middleware>();
+    expectTypeOf(createClient).returns.toHaveProperty("use");
+    expectTypeOf<TokenManager["fetch"]>().toExtend<(input: Request) => Promise<Response>>();
+  });
+});
