@@ -17,7 +17,7 @@ import {
   aimVerdict,
   coalescingTable,
   describeMachine,
-  freeMemoryGiB,
+  loadAtStart,
   machineTable,
   middlewareVerdict,
   overheadTable,
@@ -39,27 +39,35 @@ const CONCURRENCY = [
 ] as const;
 const COMMAND = "pnpm bench";
 
-const { values } = parseArgs({
-  options: { only: { type: "string" }, "no-write": { type: "boolean", default: false } },
-});
-const only = values.only?.split(",").map((s) => s.trim()) ?? [...SECTIONS];
-const unknown = only.filter((s) => !(SECTIONS as readonly string[]).includes(s));
-if (unknown.length > 0) {
-  console.error(`Unknown section ${unknown.join(", ")}; the sections are ${SECTIONS.join(", ")}`);
+function usage(problem: string): never {
+  console.error(`${problem}\nUsage: bench [--only=${SECTIONS.join(",")}] [--no-write]`);
   process.exit(2);
 }
+
+let values: { only?: string | undefined; "no-write"?: boolean | undefined };
+try {
+  ({ values } = parseArgs({
+    options: { only: { type: "string" }, "no-write": { type: "boolean", default: false } },
+  }));
+} catch (error) {
+  usage((error as Error).message);
+}
+const only = values.only?.split(",").map((s) => s.trim()) ?? [...SECTIONS];
+const unknown = only.filter((s) => !(SECTIONS as readonly string[]).includes(s));
+if (unknown.length > 0)
+  usage(`Unknown section ${unknown.join(", ")}; the sections are ${SECTIONS.join(", ")}`);
 const runs = (section: Section) => only.includes(section);
 
 const started = performance.now();
 const machine = describeMachine();
-const freeGiB = freeMemoryGiB();
+const load = loadAtStart();
 const out: string[] = [];
 function emit(markdown: string) {
   console.log(`${markdown}\n`);
   out.push(markdown);
 }
 
-emit(`## Machine\n\n${machineTable(machine, freeGiB)}`);
+emit(`## Machine\n\n${machineTable(machine, load)}`);
 
 async function overheadSection(
   title: string,

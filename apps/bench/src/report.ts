@@ -1,5 +1,5 @@
 // Markdown for the console and for BENCHMARKS.md: every figure comes from a measurement object.
-import { cpus, freemem, platform, release, totalmem } from "node:os";
+import { cpus, freemem, loadavg, platform, release, totalmem } from "node:os";
 import type { BudgetResult } from "./budget.ts";
 import type { CoalescingResult } from "./coalescing.ts";
 import type { Row } from "./measure.ts";
@@ -27,9 +27,16 @@ export function describeMachine(now = new Date()): Machine {
   };
 }
 
-/** Free memory at the start, which tells a busy machine from an idle one. */
-export function freeMemoryGiB(): number {
-  return Math.round((freemem() / 2 ** 30) * 10) / 10;
+export interface Load {
+  /** Free memory, GiB. */
+  freeGiB: number;
+  /** The 1-minute load average: above the core count, other work shared the machine. */
+  loadAverage: number;
+}
+
+/** How busy the machine was when the run started. */
+export function loadAtStart(): Load {
+  return { freeGiB: Math.round((freemem() / 2 ** 30) * 10) / 10, loadAverage: loadavg()[0] ?? 0 };
 }
 
 const group = (value: number, digits = 0) =>
@@ -120,14 +127,15 @@ export function pipelineTable(steps: readonly StepResult[]): string {
   );
 }
 
-export function machineTable(machine: Machine, freeGiB: number): string {
+export function machineTable(machine: Machine, load: Load): string {
   return table(
-    ["CPU", "cores", "memory", "Node", "OS", "date (UTC)"],
+    ["CPU", "cores", "memory", "load average at start (1 min)", "Node", "OS", "date (UTC)"],
     [
       [
         machine.cpu,
         String(machine.cores),
-        `${machine.memoryGiB} GiB (${freeGiB} GiB free at start)`,
+        `${machine.memoryGiB} GiB (${load.freeGiB} GiB free)`,
+        load.loadAverage.toFixed(2),
         machine.node,
         machine.os,
         machine.date,
