@@ -1,0 +1,106 @@
+// Browser cells: Debian's Chromium, driven by playwright-core (no browser download), opens a page
+// served from 127.0.0.1 that loads the packed ESM builds (bundled for the browser, as an app's
+// bundler would) and runs the scenario against the sandbox across origins, so CORS is exercised.
+// The worker cell runs it in a module worker: no DOM, no Node globals.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { build } from "esbuild";
+import { chromium } from "playwright-core";
+import type { Cell } from "../cell.ts";
+import { compareResult, expectedResult } from "../expect.ts";
+import { binaryOf, type Runtime } from "../runtimes.ts";
+import { withSandbox } from "../sandbox.ts";
+import { serveFolder } from "../static-server.ts";
+
+/** Bundles the page and the worker of an installed browser consumer, for the browser. */
+export async function bundleBrowserConsumer(dir: string): Promise<void> {
+  await build({
+    absWorkingDir: dir,
+    entryPoints: { page: "page.mjs", worker: "worker.mjs" },
+    outdir: "bundle",
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    sourcemap: true,
+    logLevel: "silent",
+  });
+}
+
+export interface BrowserCellOptions {
+  name: string;
+  runtime: Runtime;
+  consumer: () => Promise<string>;
+  /** The page to open, relative to the consumer folder. */
+  page: "index.html" | "worker.html";
+}
+
+interface Outcome {
+  result?: Record<string, unknown>;
+  error?: string;
+}
+
+const LOOPBACK = /^(https?:\/\/127\.0\.0\.1(:\d+)?\/|data:|blob:)/;
+
+export function browserCell(options: BrowserCellOptions): Cell {
+  return {
+    name: options.name,
+    async run() {
+      const executablePath = binaryOf(options.runtime);
+      const dir = await options.consumer();
+      const server = await serveFolder(dir);
+      const browser = await chromium.launch({
+        executablePath,
+        args: [
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-background-networking",
+          "--disable-component-update",
+        ],
+      });
+      try {
+        return await withSandbox(async ({ config, parentUserId }) => {
+          await writeFile(join(dir, "config.json"), JSON.stringify(config));
+          const context = await browser.newContext();
+          const outside: string[] = [];
+          const errors: string[] = [];
+          // Nothing may leave the machine: any other request is recorded and refused.
+          await context.route("**/*", (route) => {
+            const url = route.request().url();
+            if (LOOPBACK.test(url)) return route.continue();
+            outside.push(url);
+            return route.abort();
+          });
+          const page = await context.newPage();
+          page.on("pageerror", (error) => errors.push(error.message));
+          page.on("console", (message) => {
+            if (message.type() === "error") errors.push(message.text());
+          });
+          await page.goto(new URL(options.page, server.url).href);
+          const handle = await page.waitForFunction(
+            () => (globalThis as { matrixOutcome?: unknown }).matrixOutcome,
+            null,
+            {
+              timeout: 60_000,
+            },
+          );
+          const outcome = (await handle.jsonValue()) as Outcome;
+          await context.close();
+          if (outcome.error || !outcome.result) {
+            throw new Error(`the page failed: ${outcome.error ?? "no result"}\n${errors.join("\n")}`);
+          }
+          if (outside.length > 0) throw new Error(`requests left the machine: ${outside.join(", ")}`);
+          const { runtime, ...scenario } = outcome.result;
+          compareResult(scenario, expectedResult(false, parentUserId));
+          if (typeof runtime !== "string" || !/^chromium \d+/.test(runtime)) {
+            throw new Error(`expected Chromium, got ${String(runtime)}`);
+          }
+          return String(runtime);
+        });
+      } finally {
+        await browser.close();
+        await server.stop();
+      }
+    },
+  };
+}

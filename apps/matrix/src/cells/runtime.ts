@@ -1,0 +1,60 @@
+// A runtime cell: one runtime binary runs a consumer project's entry file against a fresh sandbox.
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Cell } from "../cell.ts";
+import { compareResult, expectedResult, parseResultLine } from "../expect.ts";
+import { consumerEnv, run, tail } from "../run.ts";
+import { binaryOf, type Runtime } from "../runtimes.ts";
+import { withSandbox } from "../sandbox.ts";
+
+export interface ProcessCellOptions {
+  name: string;
+  runtime: Runtime;
+  /** The installed consumer project. */
+  consumer: () => Promise<string>;
+  /** Arguments to the binary, given the project folder (the entry file last). */
+  args: (dir: string) => string[];
+  env?: (dir: string) => Record<string, string>;
+  /** The version the runtime must report, e.g. /^node 22\./. */
+  version: RegExp;
+  /** Where `@engage-voice/client` must have resolved: the build of this module format. */
+  resolved: RegExp;
+}
+
+function slug(name: string): string {
+  return name.replace(/[^a-z0-9]+/gi, "-");
+}
+
+export function processCell(options: ProcessCellOptions): Cell {
+  return {
+    name: options.name,
+    async run() {
+      const binary = binaryOf(options.runtime);
+      const dir = await options.consumer();
+      return withSandbox(async ({ config, parentUserId }) => {
+        const storeDir = join(dir, "stores", slug(options.name));
+        await mkdir(storeDir, { recursive: true });
+        const storePath = join(storeDir, "tokens.json");
+        await writeFile(join(dir, "config.json"), JSON.stringify({ ...config, storePath }));
+        const result = await run(binary, options.args(dir), {
+          cwd: dir,
+          env: consumerEnv(options.env?.(dir)),
+          timeoutMs: 60_000,
+        });
+        if (result.code !== 0) {
+          const how = result.timedOut ? "timed out" : `exited with ${result.code ?? result.signal}`;
+          throw new Error(`${options.name} ${how}\n${tail(result.stdout)}${tail(result.stderr)}`);
+        }
+        const { runtime, resolved, ...scenario } = parseResultLine(result.stdout);
+        compareResult(scenario, expectedResult(true, parentUserId));
+        if (typeof runtime !== "string" || !options.version.test(runtime)) {
+          throw new Error(`expected a runtime matching ${options.version}, got ${String(runtime)}`);
+        }
+        if (typeof resolved !== "string" || !options.resolved.test(resolved)) {
+          throw new Error(`@engage-voice/client resolved to ${String(resolved)}, not ${options.resolved}`);
+        }
+        return `${runtime}, ${resolved.replace(/^.*\/node_modules\//, "")}`;
+      });
+    },
+  };
+}

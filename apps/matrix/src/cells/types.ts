@@ -1,0 +1,103 @@
+// Type cells: consumer projects compiled by `tsc` against the packed declaration files, under strict
+// and exactOptionalPropertyTypes with skipLibCheck off, with this repository's TypeScript and the
+// oldest one the README claims. `--listFiles` shows which declaration files each setting resolved,
+// so a CommonJS consumer that silently got the ESM types (or the reverse) fails.
+import { copyFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { Cell } from "../cell.ts";
+import { createConsumer } from "../consumer.ts";
+import type { Tarballs } from "../pack.ts";
+import { typesDir } from "../paths.ts";
+import { run, tail } from "../run.ts";
+
+const require = createRequire(import.meta.url);
+
+/** This repository's TypeScript, and the oldest one the README claims. */
+export const compilers = {
+  "5.9": require.resolve("typescript/bin/tsc"),
+  "5.4": require.resolve("typescript-5.4/bin/tsc"),
+} as const;
+
+interface Project {
+  template: "node16-esm" | "node16-cjs" | "bundler";
+  label: string;
+  /** Declaration files that must be part of the program. */
+  declarations: string[];
+  files: string[];
+  dependencies: Record<string, string>;
+}
+
+const EXPECT_TYPE = { "expect-type": "1.4.0" };
+const NODE_TYPES = { "@types/node": "20.19.43" };
+
+const projects: Project[] = [
+  {
+    template: "node16-esm",
+    label: "node16 esm",
+    declarations: ["client/dist/index.d.ts", "auth/dist/index.d.ts", "auth/dist/node.d.ts"],
+    files: ["checks.ts", "node-checks.ts"],
+    dependencies: { ...EXPECT_TYPE, ...NODE_TYPES },
+  },
+  {
+    template: "node16-cjs",
+    label: "node16 cjs",
+    declarations: ["client/dist/index.d.cts", "auth/dist/index.d.cts", "auth/dist/node.d.cts"],
+    files: ["checks.ts", "node-checks.ts"],
+    dependencies: { ...EXPECT_TYPE, ...NODE_TYPES },
+  },
+  {
+    template: "bundler",
+    label: "bundler",
+    declarations: ["client/dist/index.d.ts", "auth/dist/index.d.ts"],
+    files: ["checks.ts"],
+    dependencies: EXPECT_TYPE,
+  },
+];
+
+export function typeCells(work: string, tarballs: () => Tarballs): Cell[] {
+  const installs = new Map<string, Promise<string>>();
+  const install = (project: Project) => {
+    let dir = installs.get(project.template);
+    if (!dir) {
+      dir = (async () => {
+        const target = await createConsumer({
+          template: join(typesDir, project.template),
+          dir: join(work, `types-${project.template}`),
+          tarballs: tarballs(),
+          dependencies: project.dependencies,
+        });
+        for (const file of project.files) await copyFile(join(typesDir, file), join(target, file));
+        return target;
+      })();
+      installs.set(project.template, dir);
+    }
+    return dir;
+  };
+
+  return Object.entries(compilers).flatMap(([version, tsc]) =>
+    projects.map(
+      (project): Cell => ({
+        name: `tsc ${version} ${project.label}`,
+        async run() {
+          const dir = await install(project);
+          const result = await run(process.execPath, [tsc, "-p", "tsconfig.json", "--listFiles"], {
+            cwd: dir,
+          });
+          const lines = result.stdout.split("\n").map((line) => line.trimEnd());
+          // --listFiles prints absolute paths; everything else is a diagnostic.
+          const listed = lines.filter((line) => line.startsWith("/"));
+          if (result.code !== 0) {
+            const diagnostics = lines.filter((line) => line !== "" && !line.startsWith("/")).join("\n");
+            throw new Error(`tsc ${version} failed:\n${tail(diagnostics, 40)}${tail(result.stderr)}`);
+          }
+          const missing = project.declarations.filter(
+            (d) => !listed.some((file) => file.endsWith(`/node_modules/@engage-voice/${d}`)),
+          );
+          if (missing.length > 0) throw new Error(`tsc ${version} did not resolve ${missing.join(", ")}`);
+          return `${project.declarations.length} declaration entry points`;
+        },
+      }),
+    ),
+  );
+}

@@ -1,0 +1,40 @@
+// A scratch consumer project: a template from consumers/ or types/ copied into a temporary folder,
+// with the packed tarballs installed by plain npm, as a user's project would get them.
+import { cp, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Tarballs } from "./pack.ts";
+import { consumerEnv, runOk } from "./run.ts";
+
+export interface ConsumerOptions {
+  /** Template folder to copy. */
+  template: string;
+  /** Where the project goes; must not exist yet. */
+  dir: string;
+  tarballs: Tarballs;
+  /** Other registry dependencies, name to exact version. */
+  dependencies?: Record<string, string>;
+  /** Files to add, name to contents. */
+  files?: Record<string, string>;
+}
+
+export async function createConsumer(options: ConsumerOptions): Promise<string> {
+  const { dir, tarballs } = options;
+  await cp(options.template, dir, { recursive: true, errorOnExist: true, force: false });
+  const manifestPath = join(dir, "package.json");
+  const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as Record<string, unknown>;
+  manifest.dependencies = {
+    "@engage-voice/client": `file:${tarballs.client}`,
+    "@engage-voice/auth": `file:${tarballs.auth}`,
+    ...options.dependencies,
+  };
+  await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  for (const [name, contents] of Object.entries(options.files ?? {}))
+    await writeFile(join(dir, name), contents);
+  // openapi-fetch and the like come from the registry; the npm cache makes a repeat run quick.
+  await runOk(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--no-package-lock", "--prefer-offline", "--ignore-scripts"],
+    { cwd: dir, env: consumerEnv({ npm_config_update_notifier: "false" }), timeoutMs: 180_000 },
+  );
+  return dir;
+}

@@ -1,0 +1,176 @@
+// The whole matrix: packs the public packages, installs the tarballs with npm into scratch consumer
+// projects, and runs every cell one after another (the machine has 2 cores and other suites run
+// beside this one). Prints one line per cell and a summary; exits 1 if any cell failed.
+//
+//   node src/main.ts              every cell
+//   node src/main.ts node22 bun   only the cells whose name contains one of the words
+//   node src/main.ts --list       the cells' names
+//   MATRIX_KEEP=1                 keep the scratch projects (their folder is printed)
+import { copyFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Cell, formatOutcome, runCell } from "./cell.ts";
+import { browserCell, bundleBrowserConsumer } from "./cells/browser.ts";
+import { attwCell, publintCell } from "./cells/packaging.ts";
+import { processCell } from "./cells/runtime.ts";
+import { typeCells } from "./cells/types.ts";
+import { createConsumer } from "./consumer.ts";
+import { packAll, type Tarballs } from "./pack.ts";
+import { consumersDir } from "./paths.ts";
+import { runtimes } from "./runtimes.ts";
+import { buildScenario } from "./scenario-build.ts";
+
+const args = process.argv.slice(2);
+const started = performance.now();
+const work = await mkdtemp(join(tmpdir(), "engage-voice-matrix-"));
+
+let tarballs: Tarballs | undefined;
+const packed = () => {
+  if (!tarballs) throw new Error("the packages were not packed");
+  return tarballs;
+};
+let scenario: string | undefined;
+
+/** Each consumer project is installed once, on first use, and shared by the cells that run it. */
+const installs = new Map<string, Promise<string>>();
+function consumer(template: string, prepare?: (dir: string) => Promise<void>): () => Promise<string> {
+  return () => {
+    let install = installs.get(template);
+    if (!install) {
+      install = (async () => {
+        const dir = await createConsumer({
+          template: join(consumersDir, template),
+          dir: join(work, template),
+          tarballs: packed(),
+        });
+        if (!scenario) throw new Error("the scenario was not compiled");
+        await copyFile(scenario, join(dir, "scenario.mjs"));
+        await prepare?.(dir);
+        return dir;
+      })();
+      installs.set(template, install);
+    }
+    return install;
+  };
+}
+
+const nodeProject = consumer("node");
+const denoProject = consumer("deno");
+const browserProject = consumer("browser", bundleBrowserConsumer);
+
+const ESM_BUILD = /\/@engage-voice\/client\/dist\/index\.js$/;
+const CJS_BUILD = /\/@engage-voice\/client\/dist\/index\.cjs$/;
+
+const nodeCells = (["node20", "node22", "node24"] as const).flatMap((name) => {
+  const major = name.slice(4);
+  return [
+    processCell({
+      name: `${name} import`,
+      runtime: runtimes[name],
+      consumer: nodeProject,
+      args: () => ["main.mjs"],
+      version: new RegExp(`^node ${major}\\.`),
+      resolved: ESM_BUILD,
+    }),
+    processCell({
+      name: `${name} require`,
+      runtime: runtimes[name],
+      consumer: nodeProject,
+      args: () => ["main.cjs"],
+      version: new RegExp(`^node ${major}\\.`),
+      resolved: CJS_BUILD,
+    }),
+  ];
+});
+
+const cells: Cell[] = [
+  publintCell("client", () => packed().client),
+  publintCell("auth", () => packed().auth),
+  attwCell("client", () => packed().client),
+  attwCell("auth", () => packed().auth),
+  ...typeCells(work, packed),
+  ...nodeCells,
+  processCell({
+    name: "bun import",
+    runtime: runtimes.bun,
+    consumer: nodeProject,
+    args: () => ["main.mjs"],
+    version: /^bun 1\./,
+    resolved: ESM_BUILD,
+  }),
+  processCell({
+    name: "bun require",
+    runtime: runtimes.bun,
+    consumer: nodeProject,
+    args: () => ["main.cjs"],
+    version: /^bun 1\./,
+    resolved: CJS_BUILD,
+  }),
+  processCell({
+    name: "deno import",
+    runtime: runtimes.deno,
+    consumer: denoProject,
+    // Only loopback network and the project's own folder; no environment, no subprocesses.
+    args: (dir) => [
+      "run",
+      "--no-lock",
+      "--allow-net=127.0.0.1",
+      `--allow-read=${dir}`,
+      `--allow-write=${join(dir, "stores")}`,
+      "main.mjs",
+    ],
+    env: () => ({ DENO_DIR: join(work, "deno-cache"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" }),
+    version: /^deno 2\./,
+    resolved: ESM_BUILD,
+  }),
+  browserCell({
+    name: "chromium page",
+    runtime: runtimes.chromium,
+    consumer: browserProject,
+    page: "index.html",
+  }),
+  browserCell({
+    name: "chromium worker",
+    runtime: runtimes.chromium,
+    consumer: browserProject,
+    page: "worker.html",
+  }),
+];
+
+if (args.includes("--list")) {
+  for (const cell of cells) console.log(cell.name);
+  process.exit(0);
+}
+
+const words = args.filter((a) => !a.startsWith("--"));
+const selected = words.length === 0 ? cells : cells.filter((c) => words.some((w) => c.name.includes(w)));
+if (selected.length === 0) {
+  console.error(`matrix: no cell matches ${words.join(", ")}; see --list`);
+  process.exit(2);
+}
+
+let failed = 0;
+let passed = 0;
+try {
+  tarballs = await packAll();
+  scenario = await buildScenario(work);
+  console.log(
+    `matrix: packed ${Object.values(tarballs).length} tarballs; ${selected.length} cells in ${work}`,
+  );
+  for (const cell of selected) {
+    const outcome = await runCell(cell);
+    if (outcome.passed) passed++;
+    else failed++;
+    console.log(formatOutcome(outcome));
+  }
+} catch (error) {
+  failed++;
+  console.error(`matrix: set-up failed: ${error instanceof Error ? error.message : String(error)}`);
+} finally {
+  if (process.env.MATRIX_KEEP) console.log(`matrix: scratch projects kept in ${work}`);
+  else await rm(work, { recursive: true, force: true });
+}
+
+console.log(`matrix: ${((performance.now() - started) / 1000).toFixed(1)}s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed > 0 ? 1 : 0;

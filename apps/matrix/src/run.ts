@@ -1,0 +1,91 @@
+import { spawn } from "node:child_process";
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  timedOut: boolean;
+}
+
+export interface RunOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+/**
+ * Runs a program to completion and collects its output. The child gets its own process group so
+ * that a timeout also ends whatever it started (npm, a runtime's workers).
+ */
+export function run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+    }, options.timeoutMs ?? 120_000);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(new Error(`could not start ${command}: ${error.message}`));
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, ms: performance.now() - started, timedOut });
+    });
+  });
+}
+
+/** Runs a program and throws with its output when it does not exit 0. */
+export async function runOk(
+  command: string,
+  args: readonly string[],
+  options: RunOptions,
+): Promise<RunResult> {
+  const result = await run(command, args, options);
+  if (result.code !== 0) {
+    const how = result.timedOut ? "timed out" : `exited with ${result.code ?? result.signal}`;
+    throw new Error(`${command} ${args.join(" ")} ${how}\n${tail(result.stdout)}${tail(result.stderr)}`);
+  }
+  return result;
+}
+
+/** The last lines of a program's output, enough to see why it failed. */
+export function tail(text: string, lines = 30): string {
+  const kept = text.trimEnd().split("\n").slice(-lines).join("\n");
+  return kept === "" ? "" : `${kept}\n`;
+}
+
+/**
+ * The environment of a consumer process: the machine's, without what pnpm and its .bin shims add
+ * (`npm_*` settings, `NODE_PATH`, the workspace's .bin folders on PATH), which could let a consumer
+ * find a package it never installed.
+ */
+export function consumerEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(npm_|pnpm_|NODE_PATH$|NODE_OPTIONS$|INIT_CWD$)/i.test(name)) continue;
+    env[name] = value;
+  }
+  env.PATH = (process.env.PATH ?? "")
+    .split(":")
+    .filter((entry) => entry !== "" && !entry.includes("node_modules"))
+    .join(":");
+  return { ...env, ...extra };
+}
