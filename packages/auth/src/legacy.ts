@@ -98,9 +98,13 @@ export function apiTokens(options: ApiTokensOptions): ApiTokens {
     return result as { data?: T; response: Response };
   }
   const unexpected = (what: string, status: number) =>
-    new UnexpectedResponseError("unexpected_response", `${what} answered ${status} without the expected content`, {
-      status,
-    });
+    new UnexpectedResponseError(
+      "unexpected_response",
+      `${what} answered ${status} without the expected content`,
+      {
+        status,
+      },
+    );
 
   return {
     async create() {
@@ -113,7 +117,9 @@ export function apiTokens(options: ApiTokensOptions): ApiTokens {
     },
     async list() {
       const what = "Listing API tokens";
-      const { data, response } = await call<unknown>(what, () => client.GET("/voice/api/v1/admin/token", init()));
+      const { data, response } = await call<unknown>(what, () =>
+        client.GET("/voice/api/v1/admin/token", init()),
+      );
       if (!Array.isArray(data) || !data.every((t) => typeof t === "string")) {
         throw unexpected(what, response.status);
       }

@@ -125,7 +125,10 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const servable = (t: TokenSet, now: number) => now < t.expiresAt - window(t) / 4;
 
   const loggedOut = () =>
-    new EngageVoiceAuthError("logged_out", "logout() was called during the renewal: its tokens were discarded");
+    new EngageVoiceAuthError(
+      "logged_out",
+      "logout() was called during the renewal: its tokens were discarded",
+    );
 
   async function parentToken(): Promise<string> {
     let value: unknown;
@@ -142,7 +145,8 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     while (exchangeTimes.length > 0 && (exchangeTimes[0] as number) <= now - MINUTE) exchangeTimes.shift();
     const full = exchangeTimes.length >= exchangesPerMinute ? (exchangeTimes[0] as number) + MINUTE - now : 0;
     const wait = Math.max(exchangeBlockedUntil - now, full);
-    if (wait > 0) throw new RateLimitedError(wait, `The token exchange allows ${exchangesPerMinute} calls a minute`);
+    if (wait > 0)
+      throw new RateLimitedError(wait, `The token exchange allows ${exchangesPerMinute} calls a minute`);
     const rcToken = await parentToken();
     exchangeTimes.push(clock.now());
     try {
@@ -233,7 +237,11 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     }
     if (gen !== generation) throw loggedOut();
     // Another manager on a shared store may have renewed already: its set is the newest.
-    if (stored && stored.accessToken !== tokens?.accessToken && stored.expiresAt >= (tokens?.expiresAt ?? 0)) {
+    if (
+      stored &&
+      stored.accessToken !== tokens?.accessToken &&
+      stored.expiresAt >= (tokens?.expiresAt ?? 0)
+    ) {
       tokens = stored;
     }
     const now = clock.now();
@@ -251,7 +259,9 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
         const current = tokens;
         if (current && current.accessToken !== avoid && servable(current, clock.now())) {
           nextAttemptAt = clock.now() + delay;
-          logger.warn?.(`${describe(error)}: the current token stays in use; next try in ${Math.round(delay)} ms`);
+          logger.warn?.(
+            `${describe(error)}: the current token stays in use; next try in ${Math.round(delay)} ms`,
+          );
           throw error;
         }
         if (attempt >= retries) throw error;

@@ -47,7 +47,9 @@ export function fileStore(path: string): TokenStore {
         await rename(temporary, path);
       } catch (error) {
         await rm(temporary, { force: true }).catch(() => {});
-        throw new EngageVoiceAuthError("store_failed", "The token file could not be written", { cause: error });
+        throw new EngageVoiceAuthError("store_failed", "The token file could not be written", {
+          cause: error,
+        });
       }
     },
     async clear() {

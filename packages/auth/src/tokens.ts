@@ -66,7 +66,8 @@ export function claims(jwt: string): { exp?: unknown; iat?: unknown } {
   }
 }
 
-const seconds = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value * 1000 : NaN);
+const seconds = (value: unknown) =>
+  typeof value === "number" && Number.isFinite(value) ? value * 1000 : NaN;
 
 /**
  * Builds a token set from a token response that arrived at `receivedAt` (local clock). The server's

@@ -1,7 +1,7 @@
 import { createClient } from "@engage-voice/client";
 import { describe, expect, it } from "vitest";
-import { BASE, setup } from "./fake-server.js";
 import { claims, toTokenSet } from "../src/tokens.js";
+import { BASE, setup } from "./fake-server.js";
 
 const MINUTES = 60_000;
 

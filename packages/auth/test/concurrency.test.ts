@@ -72,7 +72,13 @@ describe("one token call for all concurrent callers", () => {
       },
     };
     const make = () =>
-      createTokenManager({ baseUrl: BASE, rcAccessToken: server.parentToken, fetch: server.fetch, clock, store: locked });
+      createTokenManager({
+        baseUrl: BASE,
+        rcAccessToken: server.parentToken,
+        fetch: server.fetch,
+        clock,
+        store: locked,
+      });
     const [a, b] = [make(), make()];
     const [ta, tb] = await Promise.all([a.getAccessToken(), b.getAccessToken()]);
     expect(ta).toBe(tb);

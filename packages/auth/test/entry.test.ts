@@ -1,10 +1,16 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  type Client,
+  createClient,
+  type MainPaths,
+  type Middleware,
+  type TokenResponse,
+} from "@engage-voice/client";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { type Client, createClient, type MainPaths, type Middleware, type TokenResponse } from "@engage-voice/client";
-import * as entry from "../src/index.js";
 import type { Session, TokenManager, TokenSet } from "../src/index.js";
+import * as entry from "../src/index.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -29,7 +35,13 @@ describe("package entries", () => {
   });
 
   it("exports the fixed public names", () => {
-    for (const name of ["createTokenManager", "legacyLogin", "apiTokens", "apiTokenMiddleware", "memoryStore"]) {
+    for (const name of [
+      "createTokenManager",
+      "legacyLogin",
+      "apiTokens",
+      "apiTokenMiddleware",
+      "memoryStore",
+    ]) {
       expect(typeof (entry as Record<string, unknown>)[name]).toBe("function");
     }
   });

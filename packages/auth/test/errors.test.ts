@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import * as auth from "../src/index.js";
 import { isTransient } from "../src/errors.js";
+import * as auth from "../src/index.js";
 import { setup } from "./fake-server.js";
 
 const {
@@ -18,9 +18,14 @@ const {
 
 describe("typed errors", () => {
   it("are exported for instanceof checks and carry a stable code and status", async () => {
-    const cases: Array<[unknown, Function, string, number | undefined]> = [];
+    const cases: Array<[unknown, new (...args: never[]) => Error, string, number | undefined]> = [];
     const rejected = setup({ rcAccessToken: "rc-wrong" });
-    cases.push([await rejected.auth.getAccessToken().catch((e) => e), ExchangeRejectedError, "exchange_rejected", 401]);
+    cases.push([
+      await rejected.auth.getAccessToken().catch((e) => e),
+      ExchangeRejectedError,
+      "exchange_rejected",
+      401,
+    ]);
 
     const reauth = setup();
     await reauth.auth.getAccessToken();
@@ -36,9 +41,24 @@ describe("typed errors", () => {
 
     const broken = setup({ retries: 0 });
     broken.server.fail("exchange", { status: 502 }, "network", { status: 302, headers: { Location: "/x" } });
-    cases.push([await broken.auth.getAccessToken().catch((e) => e), UnexpectedResponseError, "unexpected_response", 502]);
-    cases.push([await broken.auth.getAccessToken().catch((e) => e), NetworkError, "network_error", undefined]);
-    cases.push([await broken.auth.getAccessToken().catch((e) => e), UnexpectedResponseError, "unexpected_response", 302]);
+    cases.push([
+      await broken.auth.getAccessToken().catch((e) => e),
+      UnexpectedResponseError,
+      "unexpected_response",
+      502,
+    ]);
+    cases.push([
+      await broken.auth.getAccessToken().catch((e) => e),
+      NetworkError,
+      "network_error",
+      undefined,
+    ]);
+    cases.push([
+      await broken.auth.getAccessToken().catch((e) => e),
+      UnexpectedResponseError,
+      "unexpected_response",
+      302,
+    ]);
 
     const login = setup();
     cases.push([
@@ -67,7 +87,11 @@ describe("typed errors", () => {
       expect(error).toBeInstanceOf(EngageVoiceAuthError);
       expect(error).toBeInstanceOf(Error);
       expect(error).toMatchObject({ code, status, name: type.name });
-      expect(JSON.parse(JSON.stringify(error))).toMatchObject({ name: type.name, code, message: (error as Error).message });
+      expect(JSON.parse(JSON.stringify(error))).toMatchObject({
+        name: type.name,
+        code,
+        message: (error as Error).message,
+      });
       expect(inspect(error)).toContain(code);
       expect((error as Error).stack).toContain(type.name);
     }

@@ -249,7 +249,8 @@ export function fakeServer(options: ServerOptions) {
       await handle(endpoint, request);
       throw new TypeError(`socket hang up: ${request.url}`, { cause: networkCause() });
     }
-    if (fault) return new Response(fault.body ?? "", { status: fault.status, headers: headers(fault.headers) });
+    if (fault)
+      return new Response(fault.body ?? "", { status: fault.status, headers: headers(fault.headers) });
     return handle(endpoint, request);
   }
 

@@ -16,7 +16,11 @@ afterEach(async () => {
 });
 
 const sample = (n: number) =>
-  toTokenSet({ accessToken: `access-${n}`, refreshToken: `refresh-${n}`, agentDetails: [{ accountId: "1" }] }, n, null);
+  toTokenSet(
+    { accessToken: `access-${n}`, refreshToken: `refresh-${n}`, agentDetails: [{ accountId: "1" }] },
+    n,
+    null,
+  );
 
 describe("fileStore", () => {
   it("writes with mode 0600 through a temporary file and a rename", async () => {
@@ -26,7 +30,10 @@ describe("fileStore", () => {
     await store.set(sample(1));
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect(await readdir(join(dir, "nested"))).toEqual(["tokens.json"]);
-    expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ accessToken: "access-1", refreshToken: "refresh-1" });
+    expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({
+      accessToken: "access-1",
+      refreshToken: "refresh-1",
+    });
     const read = await store.get();
     expect(read?.refreshToken).toBe("refresh-1");
     expect(JSON.stringify(read)).not.toContain("refresh-1"); // read back as a redacting token set
@@ -53,7 +60,13 @@ describe("fileStore", () => {
     const clock = fakeClock();
     const server = fakeServer({ clock });
     const make = () =>
-      createTokenManager({ baseUrl: BASE, rcAccessToken: server.parentToken, fetch: server.fetch, clock, store: fileStore(path) });
+      createTokenManager({
+        baseUrl: BASE,
+        rcAccessToken: server.parentToken,
+        fetch: server.fetch,
+        clock,
+        store: fileStore(path),
+      });
     const first = await make().getAccessToken();
     const resumed = make();
     expect(await resumed.getAccessToken()).toBe(first);

@@ -27,7 +27,10 @@ it("keeps no password once legacyLogin returns", async () => {
     logger: {},
     fetch: async (request: Request) => {
       const url = new URL(request.url);
-      url.searchParams.set("password", url.searchParams.get("password") === needle() ? LEGACY_USER.password : "x");
+      url.searchParams.set(
+        "password",
+        url.searchParams.get("password") === needle() ? LEGACY_USER.password : "x",
+      );
       return server.fetch(new Request(url, request));
     },
   };

@@ -102,7 +102,11 @@ describe("apiTokens", () => {
 
   it("works with an API token as X-Auth-Token, which may delete itself", async () => {
     const { server, accessToken } = await bearerSession();
-    const permanent = await apiTokens({ baseUrl: LEGACY_BASE, auth: { accessToken }, fetch: server.fetch }).create();
+    const permanent = await apiTokens({
+      baseUrl: LEGACY_BASE,
+      auth: { accessToken },
+      fetch: server.fetch,
+    }).create();
     const tokens = apiTokens({ baseUrl: LEGACY_BASE, auth: { apiToken: permanent }, fetch: server.fetch });
     expect(await tokens.list()).toEqual([permanent]);
     const sent = server.requests.at(-1) as Request;
@@ -123,7 +127,11 @@ describe("apiTokens", () => {
   it("turns answers the specification does not allow into typed errors", async () => {
     const { server, accessToken } = await bearerSession();
     const tokens = apiTokens({ baseUrl: LEGACY_BASE, auth: { accessToken }, fetch: server.fetch });
-    server.fail("listTokens", { status: 200, body: '{"tokens":[]}', headers: { "Content-Type": "application/json" } });
+    server.fail("listTokens", {
+      status: 200,
+      body: '{"tokens":[]}',
+      headers: { "Content-Type": "application/json" },
+    });
     server.fail("createToken", { status: 200, body: "", headers: { "Content-Type": "text/plain" } });
     server.fail("deleteToken", { status: 200, body: "false", headers: { "Content-Type": "text/plain" } });
     await expect(tokens.list()).rejects.toBeInstanceOf(UnexpectedResponseError);

@@ -18,7 +18,9 @@ describe("401 Jwt is expired", () => {
     const client = clientFor(s);
     await client.GET("/voice/api/v1/admin/accounts");
     s.server.expireAccessTokens(); // the server says expired although the local clock says valid
-    const results = await Promise.all(Array.from({ length: 100 }, () => client.GET("/voice/api/v1/admin/accounts")));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => client.GET("/voice/api/v1/admin/accounts")),
+    );
     expect(results.every((r) => r.response.status === 200 && Array.isArray(r.data))).toBe(true);
     expect(s.server.calls.refresh).toBe(1);
     expect(s.server.calls.accounts).toBe(1 + 200);
@@ -144,7 +146,9 @@ describe("401 Jwt is expired", () => {
   it("passes failures of the renewal to the caller as typed errors", async () => {
     const s = setup({ rcAccessToken: "rc-unknown" });
     const client = clientFor(s);
-    await expect(client.GET("/voice/api/v1/admin/accounts")).rejects.toMatchObject({ code: "exchange_rejected" });
+    await expect(client.GET("/voice/api/v1/admin/accounts")).rejects.toMatchObject({
+      code: "exchange_rejected",
+    });
     expect(s.server.calls.accounts).toBe(0);
   });
 });

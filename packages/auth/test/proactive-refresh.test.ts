@@ -96,7 +96,12 @@ describe("proactive refresh", () => {
     const server = fakeServer({ clock });
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
     const before = timers();
-    const auth = createTokenManager({ baseUrl: BASE, rcAccessToken: "rc-parent-token-1", fetch: server.fetch, clock });
+    const auth = createTokenManager({
+      baseUrl: BASE,
+      rcAccessToken: "rc-parent-token-1",
+      fetch: server.fetch,
+      clock,
+    });
     clock.advance(3_600_000);
     expect(server.totalTokenCalls()).toBe(0);
     await auth.getAccessToken();

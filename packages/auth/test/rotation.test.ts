@@ -51,7 +51,9 @@ describe("refresh token rotation", () => {
     s.clock.advance(295_000); // 5 s left: callers wait for the renewal
     const release = hold();
     const pending = s.auth.fetch(ACCOUNTS);
-    await vi.waitFor(() => expect(events.filter((e) => e.startsWith("set "))).toHaveLength(2), { interval: 1 });
+    await vi.waitFor(() => expect(events.filter((e) => e.startsWith("set "))).toHaveLength(2), {
+      interval: 1,
+    });
     const renewed = (events.at(-1) as string).slice("set ".length);
     expect(events).not.toContain(`use ${renewed}`); // the write is still held back
     release();

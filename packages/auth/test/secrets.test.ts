@@ -7,7 +7,15 @@ import {
   legacyLogin,
   type TokenStore,
 } from "../src/index.js";
-import { BASE, fakeClock, fakeServer, LEGACY_BASE, LEGACY_USER, recordingLogger, setup } from "./fake-server.js";
+import {
+  BASE,
+  fakeClock,
+  fakeServer,
+  LEGACY_BASE,
+  LEGACY_USER,
+  recordingLogger,
+  setup,
+} from "./fake-server.js";
 
 const ACCOUNTS = `${BASE}/voice/api/v1/admin/accounts`;
 
@@ -93,7 +101,10 @@ describe("secrets never appear in errors or logs", () => {
     });
     // rate limited
     await run({}, async (s) => {
-      s.server.fail("exchange", { status: 429, body: '{"errorCode":"x","generalMessage":"rc-parent-token-1"}' });
+      s.server.fail("exchange", {
+        status: 429,
+        body: '{"errorCode":"x","generalMessage":"rc-parent-token-1"}',
+      });
       errors.push(await caught(s.auth.getAccessToken()));
       errors.push(await caught(s.auth.getAccessToken()));
     });
@@ -121,7 +132,9 @@ describe("secrets never appear in errors or logs", () => {
       await s.auth.getAccessToken();
       s.server.expireAccessTokens();
       const body = new Blob(["x"]).stream();
-      errors.push(await caught(s.auth.fetch(ACCOUNTS, { method: "POST", body, duplex: "half" } as RequestInit)));
+      errors.push(
+        await caught(s.auth.fetch(ACCOUNTS, { method: "POST", body, duplex: "half" } as RequestInit)),
+      );
       s.clock.advance(301_000);
       const pending = caught(s.auth.getAccessToken());
       await s.auth.logout();
@@ -143,18 +156,24 @@ describe("secrets never appear in errors or logs", () => {
     // transport refused, bad options
     for (const create of [
       () => createTokenManager({ baseUrl: "http://engage.example.test", rcAccessToken: "rc-secret-parent" }),
-      () => createTokenManager({ baseUrl: "https://u:rc-secret-parent@x.test", rcAccessToken: "rc-secret-parent" }),
+      () =>
+        createTokenManager({
+          baseUrl: "https://u:rc-secret-parent@x.test",
+          rcAccessToken: "rc-secret-parent",
+        }),
       () => createTokenManager({ rcAccessToken: "" }),
       () => apiTokens({ baseUrl: "http://portal.example.test", auth: { apiToken: "aws80:not-a-real-one" } }),
     ]) {
-      errors.push((() => {
-        try {
-          create();
-        } catch (error) {
-          return error;
-        }
-        throw new Error("expected a failure");
-      })());
+      errors.push(
+        (() => {
+          try {
+            create();
+          } catch (error) {
+            return error;
+          }
+          throw new Error("expected a failure");
+        })(),
+      );
     }
 
     // legacy login: rejected (the fake echoes username:password), and a network error quoting the URL
@@ -168,9 +187,17 @@ describe("secrets never appear in errors or logs", () => {
     errors.push(await caught(legacyLogin(login)));
     const session = await legacyLogin(login);
     // permanent tokens: unknown credentials, an unknown token to delete (its requestUri echoes it), bad answers
-    const byBearer = apiTokens({ baseUrl: LEGACY_BASE, auth: { accessToken: session.accessToken }, fetch: server.fetch });
+    const byBearer = apiTokens({
+      baseUrl: LEGACY_BASE,
+      auth: { accessToken: session.accessToken },
+      fetch: server.fetch,
+    });
     const created = await byBearer.create();
-    const byApiToken = apiTokens({ baseUrl: LEGACY_BASE, auth: { apiToken: "aws80:not-a-real-one" }, fetch: server.fetch });
+    const byApiToken = apiTokens({
+      baseUrl: LEGACY_BASE,
+      auth: { apiToken: "aws80:not-a-real-one" },
+      fetch: server.fetch,
+    });
     errors.push(await caught(byApiToken.list()));
     errors.push(await caught(byApiToken.create()));
     errors.push(await caught(byApiToken.delete(created)));
@@ -221,13 +248,19 @@ describe("secrets never appear in errors or logs", () => {
     ];
     expectNoSecret(printed, s.server.secrets);
     expect(printed.join()).toContain("[redacted]");
-    expect(JSON.parse(JSON.stringify(tokens))).toMatchObject({ tokenType: "Bearer", expiresAt: tokens.expiresAt });
+    expect(JSON.parse(JSON.stringify(tokens))).toMatchObject({
+      tokenType: "Bearer",
+      expiresAt: tokens.expiresAt,
+    });
     expect({ ...tokens }.accessToken).toBe(tokens.accessToken); // a copy of the fields keeps them, for stores
     expectNoSecret([JSON.stringify(s.auth.session()), inspect(s.auth)], s.server.secrets);
   });
 
   it("permanent-token clients do not show their credential", () => {
     const client = apiTokens({ baseUrl: LEGACY_BASE, auth: { apiToken: "aws80:hidden-credential" } });
-    expectNoSecret([inspect(client, { depth: 10, showHidden: true }), JSON.stringify(client)], ["hidden-credential"]);
+    expectNoSecret(
+      [inspect(client, { depth: 10, showHidden: true }), JSON.stringify(client)],
+      ["hidden-credential"],
+    );
   });
 });

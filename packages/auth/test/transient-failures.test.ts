@@ -11,25 +11,31 @@ describe("transient failures", () => {
   it.each<[string, Fault]>([
     ["a 5xx", unavailable],
     ["a network error", "network"],
-  ])("while the token is valid: %s serves the current token and keeps the refresh token", async (_, fault) => {
-    const onTokens = vi.fn();
-    const s = setup({ onTokens });
-    const first = await s.auth.getAccessToken();
-    const stored = (onTokens.mock.calls[0] as [TokenSet])[0].refreshToken;
-    s.clock.advance(250_000);
-    s.server.fail("refresh", fault);
-    expect(await s.auth.getAccessToken()).toBe(first);
-    await vi.waitFor(() => expect(s.logs.some((l) => l.includes("the current token stays in use"))).toBe(true), {
-      interval: 1,
-    });
-    expect(await s.auth.getAccessToken()).toBe(first); // backing off: no new call yet
-    expect(s.server.calls.refresh).toBe(1);
-    s.clock.advance(1_000);
-    expect(await s.auth.getAccessToken()).toBe(first); // this call starts the retry
-    await vi.waitFor(() => expect(onTokens).toHaveBeenCalledTimes(2), { interval: 1 });
-    expect(s.server.refreshTokensSent).toEqual([stored, stored]);
-    expect(await s.auth.getAccessToken()).not.toBe(first);
-  });
+  ])(
+    "while the token is valid: %s serves the current token and keeps the refresh token",
+    async (_, fault) => {
+      const onTokens = vi.fn();
+      const s = setup({ onTokens });
+      const first = await s.auth.getAccessToken();
+      const stored = (onTokens.mock.calls[0] as [TokenSet])[0].refreshToken;
+      s.clock.advance(250_000);
+      s.server.fail("refresh", fault);
+      expect(await s.auth.getAccessToken()).toBe(first);
+      await vi.waitFor(
+        () => expect(s.logs.some((l) => l.includes("the current token stays in use"))).toBe(true),
+        {
+          interval: 1,
+        },
+      );
+      expect(await s.auth.getAccessToken()).toBe(first); // backing off: no new call yet
+      expect(s.server.calls.refresh).toBe(1);
+      s.clock.advance(1_000);
+      expect(await s.auth.getAccessToken()).toBe(first); // this call starts the retry
+      await vi.waitFor(() => expect(onTokens).toHaveBeenCalledTimes(2), { interval: 1 });
+      expect(s.server.refreshTokensSent).toEqual([stored, stored]);
+      expect(await s.auth.getAccessToken()).not.toBe(first);
+    },
+  );
 
   it("times out a token call that gets no answer", async () => {
     const s = setup({ timeoutMs: 5 });
@@ -47,7 +53,9 @@ describe("transient failures", () => {
       s.clock.advance(250_000);
       s.server.fail("refresh", unavailable);
       await s.auth.getAccessToken();
-      await vi.waitFor(() => expect(s.logs.some((l) => l.includes("next try in"))).toBe(true), { interval: 1 });
+      await vi.waitFor(() => expect(s.logs.some((l) => l.includes("next try in"))).toBe(true), {
+        interval: 1,
+      });
       s.clock.advance(600);
       await s.auth.getAccessToken();
       await settle();
@@ -126,7 +134,12 @@ describe("defaults", () => {
     const { server, clock } = setup();
     vi.stubGlobal("fetch", server.fetch);
     try {
-      const auth = createTokenManager({ baseUrl: BASE, rcAccessToken: server.parentToken, clock, random: () => 0 });
+      const auth = createTokenManager({
+        baseUrl: BASE,
+        rcAccessToken: server.parentToken,
+        clock,
+        random: () => 0,
+      });
       server.fail("exchange", unavailable);
       const token = auth.getAccessToken();
       await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1), { interval: 1 });

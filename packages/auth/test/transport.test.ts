@@ -26,16 +26,18 @@ describe("transport policy", () => {
     expect(() => apiTokens({ baseUrl, auth: { apiToken: "aws80:t" } })).not.toThrow();
   });
 
-  it.each(["http://engage.ringcentral.com", "http://10.0.0.8", "http://localhost.example.com", "ftp://localhost"])(
-    "refuses %s",
-    async (baseUrl) => {
-      expect(() => createTokenManager({ baseUrl, ...rc })).toThrow(TransportRefusedError);
-      expect(() => apiTokens({ baseUrl, auth: { apiToken: "aws80:t" } })).toThrow(TransportRefusedError);
-      await expect(legacyLogin({ baseUrl, ...LEGACY_USER, logger: {} })).rejects.toMatchObject({
-        code: "transport_refused",
-      });
-    },
-  );
+  it.each([
+    "http://engage.ringcentral.com",
+    "http://10.0.0.8",
+    "http://localhost.example.com",
+    "ftp://localhost",
+  ])("refuses %s", async (baseUrl) => {
+    expect(() => createTokenManager({ baseUrl, ...rc })).toThrow(TransportRefusedError);
+    expect(() => apiTokens({ baseUrl, auth: { apiToken: "aws80:t" } })).toThrow(TransportRefusedError);
+    await expect(legacyLogin({ baseUrl, ...LEGACY_USER, logger: {} })).rejects.toMatchObject({
+      code: "transport_refused",
+    });
+  });
 
   it("allows plain http to other hosts only when asked explicitly", () => {
     const baseUrl = "http://engage.internal.test";
