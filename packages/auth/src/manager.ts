@@ -95,6 +95,14 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     exchangesPerMinute = 5,
   } = options;
   if (typeof rcAccessToken !== "function") requireToken(rcAccessToken);
+  for (const [name, value, least] of [
+    ["retries", retries, 0],
+    ["timeoutMs", timeoutMs, 1],
+    ["exchangesPerMinute", exchangesPerMinute, 1],
+  ] as const) {
+    if (!Number.isInteger(value) || value < least)
+      throw invalid(`${name} must be an integer of at least ${least}`);
+  }
   const base = resolveBase(options.baseUrl, defaultBaseUrls.main, options.allowInsecureHttp);
   const baseFetch = options.fetch ?? globalFetch;
   const client = createClient({ baseUrl: base.href, fetch: baseFetch });
@@ -249,22 +257,25 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       if (avoid === undefined ? fresh(tokens, now) : servable(tokens, now)) return tokens;
     }
     for (let attempt = 0; ; attempt++) {
+      // A logout during a wait between attempts ends the renewal before another token call.
+      if (gen !== generation) throw loggedOut();
       try {
         return await obtain(gen);
       } catch (error) {
-        if (gen !== generation || !isTransient(error)) throw error;
-        failures++;
-        const cap = Math.min(1000 * 2 ** (failures - 1), 30_000);
-        const delay = cap / 2 + (random() * cap) / 2;
+        if (gen !== generation) throw error;
         const current = tokens;
-        if (current && current.accessToken !== avoid && servable(current, clock.now())) {
+        const keep = current && current.accessToken !== avoid && servable(current, clock.now());
+        // Backoff with jitter: across renewals while a token is kept, per attempt for a waiting caller.
+        const cap = Math.min(1000 * 2 ** (keep ? failures++ : attempt), 30_000);
+        const delay = Math.max(cap / 2 + (random() * cap) / 2, (error as RateLimitedError).retryAfterMs || 0);
+        if (keep) {
           nextAttemptAt = clock.now() + delay;
           logger.warn?.(
             `${describe(error)}: the current token stays in use; next try in ${Math.round(delay)} ms`,
           );
           throw error;
         }
-        if (attempt >= retries) throw error;
+        if (!isTransient(error) || attempt >= retries) throw error;
         logger.warn?.(`${describe(error)}: trying again in ${Math.round(delay)} ms`);
         await sleep(delay);
       }
@@ -287,8 +298,8 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     const now = clock.now();
     if (current && servable(current, now)) {
       if (!fresh(current, now) && !renewal && now >= nextAttemptAt) {
-        // Transient failures are logged where they happen; callers keep the current token meanwhile.
-        acquire().catch((error) => isTransient(error) || logger.warn?.(`Renewal failed: ${describe(error)}`));
+        // Failures are logged where they happen; callers keep the current token meanwhile.
+        acquire().catch(() => {});
       }
       return current.accessToken;
     }

@@ -122,6 +122,16 @@ describe("typed errors", () => {
     expect(() => auth.createTokenManager({ rcAccessToken: 42 as unknown as string })).toThrow(
       /rcAccessToken must be a non-empty string/,
     );
+    for (const [name, value] of [
+      ["retries", -1],
+      ["timeoutMs", 0],
+      ["timeoutMs", Number.POSITIVE_INFINITY],
+      ["exchangesPerMinute", 1.5],
+    ] as const) {
+      expect(() => auth.createTokenManager({ rcAccessToken: "t", [name]: value })).toThrow(
+        new RegExp(`^${name} must be an integer`),
+      );
+    }
   });
 
   it("reject what rcAccessToken() returns when it is not a token", async () => {

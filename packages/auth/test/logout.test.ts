@@ -85,6 +85,18 @@ describe("logout()", () => {
     expect(await inner.get()).toBeUndefined();
   });
 
+  it("during the wait between two attempts: no further token call", async () => {
+    let logout = async () => {};
+    const s = setup({ sleep: () => logout() });
+    logout = () => s.auth.logout();
+    await s.auth.getAccessToken();
+    s.clock.advance(301_000);
+    s.server.fail("refresh", { status: 503 }, { status: 503 });
+    await expect(s.auth.getAccessToken()).rejects.toMatchObject({ code: "logged_out" });
+    expect(s.server.calls.refresh).toBe(1);
+    expect(s.server.calls.exchange).toBe(1);
+  });
+
   it("forgets the tokens, in the store too", async () => {
     const store = memoryStore();
     const s = setup({ store });

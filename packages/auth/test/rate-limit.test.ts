@@ -87,5 +87,7 @@ describe("exchange rate limit", () => {
       s.clock.advance(1_000);
     }
     expect(s.server.calls.exchange).toBe(2);
+    // Backing off quietly: not a warning for every call.
+    expect(s.logs.filter((l) => l.startsWith("warn")).length).toBeLessThanOrEqual(4);
   });
 });
