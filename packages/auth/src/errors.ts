@@ -72,7 +72,7 @@ export class ReauthRequiredError extends EngageVoiceAuthError {
     const code = cause instanceof EngageVoiceAuthError ? cause.code : "error";
     super(
       "reauth_required",
-      `The refresh token was refused and the new exchange failed (${code}): a new parent-platform token is needed`,
+      `The refresh token was refused and the new exchange failed (${code}): the session must start again`,
       { status: (cause as { status?: number }).status, cause },
     );
     this.refreshError = refreshError;

@@ -154,7 +154,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     const full = exchangeTimes.length >= exchangesPerMinute ? (exchangeTimes[0] as number) + MINUTE - now : 0;
     const wait = Math.max(exchangeBlockedUntil - now, full);
     if (wait > 0)
-      throw new RateLimitedError(wait, `The token exchange allows ${exchangesPerMinute} calls a minute`);
+      throw new RateLimitedError(wait, `The token exchange is rate limited (${exchangesPerMinute} a minute)`);
     const rcToken = await parentToken();
     exchangeTimes.push(clock.now());
     try {
