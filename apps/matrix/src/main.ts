@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Cell, formatOutcome, runCell } from "./cell.ts";
 import { browserCell, bundleBrowserConsumer } from "./cells/browser.ts";
+import { contentsCell } from "./cells/contents.ts";
 import { attwCell, publintCell } from "./cells/packaging.ts";
 import { processCell } from "./cells/runtime.ts";
 import { typeCells } from "./cells/types.ts";
@@ -84,6 +85,8 @@ const nodeCells = (["node20", "node22", "node24"] as const).flatMap((name) => {
 });
 
 const cells: Cell[] = [
+  contentsCell("client", () => packed().client),
+  contentsCell("auth", () => packed().auth, ["./node"]),
   publintCell("client", () => packed().client),
   publintCell("auth", () => packed().auth),
   attwCell("client", () => packed().client),

@@ -4,7 +4,7 @@ import { startSandbox } from "@engage-voice/sandbox";
 import type { ScenarioConfig } from "./scenario.ts";
 
 /** Long enough for the first calls to fit in it on a busy machine, short enough to wait through. */
-export const TOKEN_LIFETIME_MS = 3_000;
+export const TOKEN_LIFETIME_MS = 4_000;
 
 export interface SandboxRun {
   config: ScenarioConfig;

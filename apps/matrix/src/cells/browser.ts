@@ -12,9 +12,14 @@ import { binaryOf, type Runtime } from "../runtimes.ts";
 import { withSandbox } from "../sandbox.ts";
 import { serveFolder } from "../static-server.ts";
 
-/** Bundles the page and the worker of an installed browser consumer, for the browser. */
+/**
+ * Bundles the page and the worker of an installed browser consumer, for the browser, and checks that
+ * the bundle was made from the packages' ESM builds. A Node built-in reached from a main entry point
+ * fails the build: esbuild does not resolve `node:*` for the browser.
+ */
 export async function bundleBrowserConsumer(dir: string): Promise<void> {
-  await build({
+  const { metafile } = await build({
+    metafile: true,
     absWorkingDir: dir,
     entryPoints: { page: "page.mjs", worker: "worker.mjs" },
     outdir: "bundle",
@@ -25,6 +30,15 @@ export async function bundleBrowserConsumer(dir: string): Promise<void> {
     sourcemap: true,
     logLevel: "silent",
   });
+  const inputs = Object.keys(metafile.inputs).filter((file) => file.includes("node_modules/@engage-voice/"));
+  for (const build of ["client/dist/index.js", "auth/dist/index.js"]) {
+    if (!inputs.some((file) => file.endsWith(`@engage-voice/${build}`))) {
+      throw new Error(`the browser bundle does not use @engage-voice/${build}: ${inputs.join(", ")}`);
+    }
+  }
+  const commonjs = inputs.filter((file) => file.endsWith(".cjs"));
+  if (commonjs.length > 0)
+    throw new Error(`the browser bundle pulled in CommonJS builds: ${commonjs.join(", ")}`);
 }
 
 export interface BrowserCellOptions {
