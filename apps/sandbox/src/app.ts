@@ -5,7 +5,7 @@ import type { Hono } from "hono";
 import type { SandboxFaults } from "./faults.js";
 import { createLegacyHost } from "./legacy-host.js";
 import { createMainHost } from "./main-host.js";
-import { resolveOptions, type SandboxOptions } from "./options.js";
+import { type RateLimit, resolveOptions, type SandboxOptions } from "./options.js";
 import { ACCOUNTS, findUser, MAIN_ACCOUNT, type SeedUser } from "./seed.js";
 import { SandboxState } from "./state.js";
 
@@ -31,6 +31,16 @@ export interface SandboxApps {
   legacy: Hono;
   seed: SandboxSeed;
   faults: SandboxFaults;
+  /** The limits in force, defaults filled in. */
+  settings: SandboxSettings;
+}
+
+export interface SandboxSettings {
+  tokenLifetimeMs: number;
+  exchangeRateLimit: RateLimit;
+  usersRateLimit: RateLimit;
+  maxBodyBytes: number;
+  faultsEnabled: boolean;
 }
 
 export function createSandboxApps(options: SandboxOptions = {}): SandboxApps {
@@ -45,5 +55,12 @@ export function createSandboxApps(options: SandboxOptions = {}): SandboxApps {
     }),
     legacyLogins: resolved.legacyLogins.map((login) => ({ ...login })),
   };
-  return { main: createMainHost(state), legacy: createLegacyHost(state), seed, faults: state.faults };
+  const { tokenLifetimeMs, exchangeRateLimit, usersRateLimit, maxBodyBytes, faultsEnabled } = resolved;
+  return {
+    main: createMainHost(state),
+    legacy: createLegacyHost(state),
+    seed,
+    faults: state.faults,
+    settings: { tokenLifetimeMs, exchangeRateLimit, usersRateLimit, maxBodyBytes, faultsEnabled },
+  };
 }

@@ -5,7 +5,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
-import { createSandboxApps, type SandboxFaults, type SandboxSeed } from "./app.js";
+import {
+  createSandboxApps,
+  FAULTS_PATH,
+  type SandboxFaults,
+  type SandboxSeed,
+  type SandboxSettings,
+} from "./app.js";
 import { type SandboxOptions, SandboxOptionsError } from "./options.js";
 
 export * from "./app.js";
@@ -24,8 +30,8 @@ export interface RunningSandbox {
   legacyUrl: string;
   seed: SandboxSeed;
   faults: SandboxFaults;
-  /** Access-token lifetime in milliseconds. */
-  tokenLifetimeMs: number;
+  /** The limits in force, defaults filled in. */
+  settings: SandboxSettings;
   /** Stops both servers, closing open connections; resolves once both are closed. */
   stop(): Promise<void>;
 }
@@ -87,7 +93,7 @@ function urlOf(server: Server): string {
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const mainPort = checkPort(options.mainPort, "mainPort");
   const legacyPort = checkPort(options.legacyPort, "legacyPort");
-  const { main, legacy, seed, faults } = createSandboxApps({
+  const { main, legacy, seed, faults, settings } = createSandboxApps({
     ...options,
     dropConnection: (env) => (env as HttpBindings).incoming.socket.destroy(),
   });
@@ -104,24 +110,29 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     legacyUrl: urlOf(legacyServer),
     seed,
     faults,
-    tokenLifetimeMs: options.tokenLifetimeMs ?? 300_000,
+    settings,
     stop: async () => {
       await Promise.all([close(mainServer), close(legacyServer)]);
     },
   };
 }
 
-/** What `pnpm start` and the CLI print: URLs, the seeded (fake) credentials and a curl example. */
+/**
+ * What `pnpm start` and the CLI print: URLs, the seeded (fake) credentials, and examples with curl
+ * and with the client and auth packages that work against this sandbox as printed.
+ */
 export function describeSandbox(
-  sandbox: Pick<RunningSandbox, "mainUrl" | "legacyUrl" | "seed" | "tokenLifetimeMs">,
+  sandbox: Pick<RunningSandbox, "mainUrl" | "legacyUrl" | "seed" | "settings">,
 ): string {
-  const { mainUrl, legacyUrl, seed } = sandbox;
+  const { mainUrl, legacyUrl, seed, settings } = sandbox;
+  const { limit, windowMs } = settings.exchangeRateLimit;
   const [first] = seed.parentTokens;
   const lines = [
     "Engage Voice sandbox (fake data; no real credentials needed)",
     `  contact-center host    {base_url}         ${mainUrl}`,
     `  deprecated login host  {legacy_base_url}  ${legacyUrl}`,
-    `  access tokens live ${sandbox.tokenLifetimeMs / 1000} s; the exchange allows 5 calls a minute`,
+    `  access tokens live ${settings.tokenLifetimeMs / 1000} s; the exchange allows ${limit} calls in ${windowMs / 1000} s`,
+    ...(settings.faultsEnabled ? [`  fault injection is on: POST ${FAULTS_PATH} on either host`] : []),
     "",
     "Parent-platform tokens for the exchange (rcAccessToken):",
     ...seed.parentTokens.map(
@@ -137,12 +148,29 @@ export function describeSandbox(
   if (first) {
     lines.push(
       "",
-      "Try it:",
+      "Try it with curl:",
       `  TOKEN=$(curl -s -X POST '${mainUrl}/api/auth/login/rc/accesstoken?includeRefresh=true' \\`,
       `    -d rcAccessToken=${first.token} -d rcTokenType=Bearer \\`,
       `    | node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).accessToken')`,
       `  curl -s ${mainUrl}/voice/api/v1/admin/accounts -H "Authorization: Bearer $TOKEN"`,
+      "",
+      "Or with the client and auth packages (TypeScript or ES module):",
+      ...typeScriptExample(mainUrl, first.token).map((line) => (line ? `  ${line}` : "")),
     );
   }
   return lines.join("\n");
+}
+
+/** A few lines that exchange, refresh when due and list the accounts, against the given host. */
+export function typeScriptExample(mainUrl: string, parentToken: string): string[] {
+  return [
+    'import { createTokenManager } from "@engage-voice/auth";',
+    'import { createClient } from "@engage-voice/client";',
+    "",
+    `const auth = createTokenManager({ baseUrl: "${mainUrl}", rcAccessToken: "${parentToken}" });`,
+    `const client = createClient({ baseUrl: "${mainUrl}" });`,
+    "client.use(auth.middleware);",
+    'const { data } = await client.GET("/voice/api/v1/admin/accounts");',
+    "console.log(data?.map((account) => account.accountName));",
+  ];
 }

@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { createSandboxApps, SandboxOptionsError } from "../src/app.js";
-import { describeSandbox, startSandbox } from "../src/node.js";
+import { describeSandbox, startSandbox, typeScriptExample } from "../src/node.js";
 import { call, exchange, expectApiError, form, manualClock, open } from "./helpers.js";
 import { schemaProblems } from "./spec.js";
 
@@ -195,19 +195,40 @@ describe("runtime neutrality", () => {
 });
 
 describe("the printed example", () => {
-  it("names both URLs and the seeded credentials, and its curl lines work as printed", async () => {
+  const run = promisify(execFile);
+
+  it("names both URLs and the seeded credentials", async () => {
     const sandbox = await open();
     const text = describeSandbox(sandbox);
     expect(text).toContain(sandbox.mainUrl);
     expect(text).toContain(sandbox.legacyUrl);
     for (const { token } of sandbox.seed.parentTokens) expect(text).toContain(token);
     expect(text).toContain("sandbox-password");
-    const script = text.slice(text.indexOf("Try it:") + "Try it:".length);
-    const { stdout } = await promisify(execFile)("bash", ["-eo", "pipefail", "-c", script], {
-      timeout: 20_000,
-    });
+  });
+
+  it("has curl lines that work as printed", async () => {
+    const sandbox = await open();
+    const text = describeSandbox(sandbox);
+    const script = text.slice(text.indexOf("Try it with curl:") + 17, text.indexOf("Or with the client"));
+    const { stdout } = await run("bash", ["-eo", "pipefail", "-c", script], { timeout: 20_000 });
     const accounts = JSON.parse(stdout) as unknown[];
     expect(accounts).toHaveLength(3);
     for (const account of accounts) expect(schemaProblems("Account", account)).toEqual([]);
+  });
+
+  it("has TypeScript lines that run as printed, with the published client and auth packages", async () => {
+    const sandbox = await open();
+    const text = describeSandbox(sandbox);
+    const lines = text.slice(text.indexOf("(TypeScript or ES module):") + 26).split("\n");
+    const source = lines
+      .map((line) => line.replace(/^ {2}/, ""))
+      .join("\n")
+      .trim();
+    expect(source).toBe(typeScriptExample(sandbox.mainUrl, "sandbox-rc-token-ada").join("\n"));
+    const { stdout } = await run(process.execPath, ["--input-type=module", "--eval", source], {
+      cwd: new URL("..", import.meta.url),
+      timeout: 20_000,
+    });
+    expect(stdout.trim()).toBe("[ 'Sandbox Sales', 'Sandbox Support', 'Sandbox Legacy Line' ]");
   });
 });

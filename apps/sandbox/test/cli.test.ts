@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { parseCliArgs } from "../src/cli-args.js";
+import { describeSandbox } from "../src/node.js";
+import { open } from "./helpers.js";
+
+describe("the command line", () => {
+  it("maps flags to sandbox options", () => {
+    expect(parseCliArgs([])).toEqual({ faults: { enabled: false } });
+    expect(
+      parseCliArgs(["--port-main", "4020", "--port-legacy", "0", "--token-lifetime", "2", "--faults"]),
+    ).toEqual({ mainPort: 4020, legacyPort: 0, tokenLifetimeMs: 2000, faults: { enabled: true } });
+    expect(parseCliArgs(["--help"])).toBe("help");
+  });
+
+  it.each([
+    [["--port-main", "70000"], /--port-main must be an integer from 0 to 65535/],
+    [["--token-lifetime", "0"], /--token-lifetime must be an integer from 1 to 86400/],
+    [["--token-lifetime", "1.5"], /--token-lifetime/],
+    [["--colour"], /Unknown option '--colour'/],
+  ])("rejects %j", (args, message) => {
+    expect(() => parseCliArgs(args)).toThrow(message);
+  });
+
+  it("prints the limits in force and whether faults can be injected", async () => {
+    const sandbox = await open({
+      tokenLifetimeMs: 2000,
+      exchangeRateLimit: { limit: 7, windowMs: 30_000 },
+      faults: { enabled: true },
+    });
+    const text = describeSandbox(sandbox);
+    expect(text).toContain("access tokens live 2 s; the exchange allows 7 calls in 30 s");
+    expect(text).toContain("fault injection is on: POST /__sandbox/faults");
+    expect(describeSandbox(await open())).not.toContain("fault injection");
+  });
+});
