@@ -1,5 +1,5 @@
 import { createLegacyClient, defaultBaseUrls, type Middleware } from "@engage-voice/client";
-import { LoginRejectedError, UnexpectedResponseError } from "./errors.js";
+import { LoginRejectedError } from "./errors.js";
 import { consoleLogger, failure, globalFetch, requestInit, send, tokenRequest } from "./requests.js";
 import type { TokenSet } from "./tokens.js";
 import { authorize, originOf, requireText, resolveBase } from "./transport.js";
@@ -21,6 +21,7 @@ export interface LegacyLoginOptions {
   allowInsecureHttp?: boolean;
 }
 
+const TOKENS = "/voice/api/v1/admin/token";
 const WARNED = Symbol.for("@engage-voice/auth.legacy-login-warned");
 
 /**
@@ -92,48 +93,36 @@ export function apiTokens(options: ApiTokensOptions): ApiTokens {
   client.use({ onRequest: ({ request }) => authorize(request, ...credential) });
   const init = () => requestInit(timeoutMs);
 
-  async function call<T>(what: string, request: () => Promise<{ data?: unknown; response: Response }>) {
+  /** One call: its answer's data, or the typed error for a failure or an answer the spec does not allow. */
+  async function call(
+    what: string,
+    request: () => ReturnType<typeof send>,
+    valid: (data: unknown) => boolean,
+  ) {
     const result = await send(what, request);
-    if (!result.response.ok) throw failure(what, result, Date.now());
-    return result as { data?: T; response: Response };
+    if (!result.response.ok || !valid(result.data)) throw failure(what, result, Date.now());
+    return result.data;
   }
-  const unexpected = (what: string, status: number) =>
-    new UnexpectedResponseError(
-      "unexpected_response",
-      `${what} answered ${status} without the expected content`,
-      {
-        status,
-      },
-    );
+  const isText = (data: unknown): data is string => typeof data === "string" && data.trim() !== "";
 
   return {
     async create() {
-      const what = "Creating an API token";
-      const { data, response } = await call<string>(what, () =>
-        client.POST("/voice/api/v1/admin/token", init()),
-      );
-      if (typeof data !== "string" || data.trim() === "") throw unexpected(what, response.status);
-      return data.trim();
+      const created = await call("Creating an API token", () => client.POST(TOKENS, init()), isText);
+      return (created as string).trim();
     },
     async list() {
-      const what = "Listing API tokens";
-      const { data, response } = await call<unknown>(what, () =>
-        client.GET("/voice/api/v1/admin/token", init()),
-      );
-      if (!Array.isArray(data) || !data.every((t) => typeof t === "string")) {
-        throw unexpected(what, response.status);
-      }
-      return data;
+      const valid = (data: unknown) => Array.isArray(data) && data.every(isText);
+      return (await call("Listing API tokens", () => client.GET(TOKENS, init()), valid)) as string[];
     },
     async delete(token) {
-      const what = "Deleting an API token";
       const apiToken = requireText(token, "token");
-      const { data, response } = await call<unknown>(what, () =>
-        client.DELETE("/voice/api/v1/admin/token/{apiToken}", { params: { path: { apiToken } }, ...init() }),
+      // 200 with the text `true`, or 204 without a body.
+      const valid = (data: unknown) => data === undefined || String(data).trim() === "true";
+      await call(
+        "Deleting an API token",
+        () => client.DELETE(`${TOKENS}/{apiToken}`, { params: { path: { apiToken } }, ...init() }),
+        valid,
       );
-      if (response.status !== 204 && data !== undefined && String(data).trim() !== "true") {
-        throw unexpected(what, response.status);
-      }
     },
   };
 }
