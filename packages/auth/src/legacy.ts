@@ -37,7 +37,7 @@ export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet
   if (!flags[WARNED]) {
     flags[WARNED] = true;
     logger.warn?.(
-      "legacyLogin() uses the deprecated login host, which will stop working at a date not yet announced: move to createTokenManager() with the token exchange",
+      "legacyLogin() uses the deprecated host, which will stop working at a date not yet announced: use createTokenManager()",
     );
   }
   const base = resolveBase(options.baseUrl, defaultBaseUrls.legacy, options.allowInsecureHttp);

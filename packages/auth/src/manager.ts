@@ -350,7 +350,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       await response.body?.cancel();
       throw new EngageVoiceAuthError(
         "request_not_replayable",
-        "The access token had expired and is now renewed, but the request body is a stream that cannot be sent twice: send the request again",
+        "The access token expired and was renewed, but a stream body cannot be sent twice: send the request again",
         { status: 401 },
       );
     }
