@@ -1,4 +1,5 @@
-import createOpenApiClient, { type Client, type ClientOptions } from "openapi-fetch";
+import type { Client, ClientOptions } from "openapi-fetch";
+import * as openapiFetch from "openapi-fetch";
 import { applyContract } from "./contract.js";
 import { defaultBaseUrls, type LegacyPath, type MainPath } from "./generated/hosts.js";
 import type { components, paths } from "./generated/schema.js";
@@ -9,6 +10,14 @@ export { defaultBaseUrls, type LegacyPath, type MainPath } from "./generated/hos
 export type { components, operations, paths } from "./generated/schema.js";
 
 type Schemas = components["schemas"];
+
+type CreateOpenApiClient = typeof openapiFetch.default;
+// openapi-fetch's CommonJS build sets `exports.default`, but this package's CommonJS build reads a
+// default import as Node's ESM does (the whole `module.exports`): one level too shallow there.
+const createOpenApiClient: CreateOpenApiClient =
+  typeof openapiFetch.default === "function"
+    ? openapiFetch.default
+    : (openapiFetch.default as unknown as { default: CreateOpenApiClient }).default;
 /** Returned by the token exchange, the refresh and the direct login. */
 export type TokenResponse = Schemas["TokenResponse"];
 /** The token response of a refresh: always with a new refresh token. */
