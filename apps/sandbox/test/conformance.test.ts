@@ -209,20 +209,38 @@ describe("straight to the sandbox, for what Prism refuses before forwarding", ()
     }
   });
 
+  it("a form body over the limit answers the declared 413", async () => {
+    const huge = "x".repeat(20_000);
+    expect(
+      (await through("main", exchangePath, form({ rcAccessToken: huge, rcTokenType: "Bearer" }))).status,
+    ).toBe(413);
+    expect((await through("main", "/api/auth/token/refresh", refreshForm(huge))).status).toBe(413);
+  });
+
+  it("a users flag that is not a boolean answers the declared 400", async () => {
+    const { accessToken } = (await through("main", `${exchangePath}?includeRefresh=true`, exchangeForm()))
+      .json;
+    const headers = { Authorization: `Bearer ${accessToken}` };
+    expect((await direct("main", "/voice/api/v1/admin/users?flatten=maybe", { headers })).status).toBe(400);
+  });
+
   it("covered every documented status of every operation that the sandbox can answer", () => {
     const seen = new Set(checked);
     const expected = [
       "POST /api/auth/login/rc/accesstoken 200",
       "POST /api/auth/login/rc/accesstoken 400",
       "POST /api/auth/login/rc/accesstoken 401",
+      "POST /api/auth/login/rc/accesstoken 413",
       "POST /api/auth/login/rc/accesstoken 429",
       "POST /api/auth/token/refresh 200",
       "POST /api/auth/token/refresh 400",
       "POST /api/auth/token/refresh 401",
+      "POST /api/auth/token/refresh 413",
       "GET /voice/api/v1/admin/accounts 200",
       "GET /voice/api/v1/admin/accounts 401",
       "GET /voice/api/v1/admin/accounts 403",
       "GET /voice/api/v1/admin/users 200",
+      "GET /voice/api/v1/admin/users 400",
       "GET /voice/api/v1/admin/users 401",
       "GET /voice/api/v1/admin/users 403",
       "GET /voice/api/v1/admin/users 429",

@@ -436,6 +436,18 @@ export interface components {
     };
     responses: {
         /**
+         * @description The request body is larger than the server accepts. Not shown in the specification: standard HTTP,
+         *     which the sandbox answers above 16 KiB; the real service's limit is not published.
+         */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
          * @description The credentials are missing, unknown or expired. An expired access token answers the plain text
          *     `Jwt is expired` (specified); missing or unknown credentials answer a JSON `ApiError` (observed).
          *     After `Jwt is expired`, refresh the token and retry once.
@@ -553,6 +565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             /** @description More than 5 exchanges in a minute (observed). Wait `Retry-After` seconds where given. */
             429: {
                 headers: {
@@ -611,6 +624,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listAccounts: {
@@ -670,6 +684,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"][];
+                };
+            };
+            /** @description A query flag is not `true` or `false`, or is repeated (observed status). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
