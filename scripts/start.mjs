@@ -1,16 +1,21 @@
-// `pnpm start` (after `turbo run build`): serves the API reference and a Prism mock of both hosts on
-// 127.0.0.1 and prints their URLs, until Ctrl-C.
+// `pnpm start` (after `turbo run build`): the stateful sandbox of both hosts, the API reference and
+// a stateless Prism mock, all on 127.0.0.1, with their URLs and a copy-paste example; Ctrl-C stops them.
+// `--ephemeral-ports` takes free ports instead of the usual ones (tests run it that way).
 import { copyFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { describeSandbox, startSandbox } from "../apps/sandbox/dist/node.js";
 import { bundledSpec, freePort, startPrism } from "./prism.mjs";
 import { serveStatic } from "./serve-static.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const docsDist = join(root, "apps", "docs", "dist");
+const ephemeral = process.argv.includes("--ephemeral-ports");
 
-async function portOr(preferred) {
-  const { createServer } = await import("node:net");
+/** The usual port when it is free, another free one otherwise. */
+function port(preferred) {
+  if (ephemeral) return freePort();
   return new Promise((resolve) => {
     const probe = createServer();
     probe.once("error", () => freePort().then(resolve));
@@ -20,31 +25,28 @@ async function portOr(preferred) {
 
 // The reference page offers the bundled document for download next to it.
 await copyFile(bundledSpec, join(docsDist, "openapi.json"));
-const docs = await serveStatic(docsDist, { port: await portOr(8080) });
-const prism = await startPrism({ port: await portOr(4010) });
+const sandbox = await startSandbox({ mainPort: await port(4020), legacyPort: await port(4021) });
+const docs = await serveStatic(docsDist, { port: await port(8080) });
+const prism = await startPrism({ port: await port(4010) });
 
-console.log(`
-Engage Voice SDK: local services (127.0.0.1 only)
+console.log(`${describeSandbox(sandbox)}
 
-  API reference        ${docs.url}/reference.html
-  Getting started      ${docs.url}/
-  Bundled document     ${docs.url}/openapi.json
-  Prism mock (both hosts, stateless, --errors)
-                       ${prism.url}
+  (To run those lines, save them as example.mjs at the repository root, then: node example.mjs)
 
-Try the mock:
-  curl -s ${prism.url}/voice/api/v1/admin/accounts -H 'Authorization: Bearer any'
-  curl -s -X POST '${prism.url}/api/auth/login/rc/accesstoken?includeRefresh=true' \\
-       --data-urlencode 'rcAccessToken=any' --data-urlencode 'rcTokenType=Bearer'
+API reference          ${docs.url}/reference.html
+Getting started        ${docs.url}/
+Bundled document       ${docs.url}/openapi.json
+Prism mock             ${prism.url}  (both hosts, stateless, answers from the document's examples)
 
-Ctrl-C stops everything.
-`);
+Use the sandbox to develop against behaviour (tokens expire, refresh tokens rotate, permanent tokens
+disappear after a delete); use the mock to check requests against the contract.
+Ctrl-C stops everything.`);
 
 let stopping = false;
 async function stop() {
   if (stopping) return;
   stopping = true;
-  await Promise.all([prism.stop(), docs.stop()]);
+  await Promise.all([prism.stop(), docs.stop(), sandbox.stop()]);
   process.exit(0);
 }
 process.on("SIGINT", stop);

@@ -1,0 +1,81 @@
+// `pnpm start`'s server (scripts/start.mjs, on free ports) comes up, serves what it prints, and its
+// printed curl and TypeScript examples work exactly as printed. Needs `pnpm build` first.
+import assert from "node:assert/strict";
+import { execFile, spawn } from "node:child_process";
+import { rm, writeFile } from "node:fs/promises";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const run = promisify(execFile);
+let child;
+let output = "";
+
+before(async () => {
+  child = spawn(process.execPath, ["scripts/start.mjs", "--ephemeral-ports"], { cwd: root });
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes("Ctrl-C stops everything.")) {
+    if (child.exitCode !== null) throw new Error(`start.mjs exited early:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`start.mjs was not ready in 60 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+});
+
+after(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  }
+  await rm(`${root}example.mjs`, { force: true });
+});
+
+const url = (label) => {
+  const match = output.match(new RegExp(`${label}\\s+(http://127\\.0\\.0\\.1:\\d+)`));
+  assert.ok(match, `no URL for ${label} in:\n${output}`);
+  return match[1];
+};
+
+test("serves only on 127.0.0.1 and prints every URL", () => {
+  for (const label of ["\\{base_url\\}", "\\{legacy_base_url\\}", "API reference", "Prism mock"]) url(label);
+  assert.doesNotMatch(output, /http:\/\/(?!127\.0\.0\.1)/);
+});
+
+test("the API reference and the bundled document are served", async () => {
+  const docs = url("API reference");
+  const page = await fetch(`${docs}/reference.html`);
+  assert.equal(page.status, 200);
+  assert.match(await page.text(), /Voice Contact-Center API reference/);
+  const spec = await (await fetch(`${docs}/openapi.json`)).json();
+  assert.equal(spec.openapi, "3.1.0");
+});
+
+test("the Prism mock answers from the document", async () => {
+  const response = await fetch(`${url("Prism mock")}/voice/api/v1/admin/accounts`, {
+    headers: { Authorization: "Bearer any" },
+  });
+  assert.equal(response.status, 200);
+  assert.ok(Array.isArray(await response.json()));
+});
+
+test("the printed curl lines work as printed", async () => {
+  const script = output.slice(output.indexOf("Try it with curl:") + 17, output.indexOf("Or with the client"));
+  const { stdout } = await run("bash", ["-eo", "pipefail", "-c", script], { timeout: 20_000 });
+  const accounts = JSON.parse(stdout);
+  assert.ok(accounts.length > 0 && accounts.every((account) => /^\d+$/.test(account.accountId)));
+});
+
+test("the printed TypeScript lines run as printed, from the repository root", async () => {
+  const start = output.indexOf("(TypeScript or ES module):") + 26;
+  const source = output
+    .slice(start, output.indexOf("\n\n", output.indexOf("console.log", start)))
+    .split("\n")
+    .map((line) => line.replace(/^ {2}/, ""))
+    .join("\n");
+  await writeFile(`${root}example.mjs`, source);
+  const { stdout } = await run(process.execPath, ["example.mjs"], { cwd: root, timeout: 20_000 });
+  assert.match(stdout, /Sandbox Sales/);
+});
