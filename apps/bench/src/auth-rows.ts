@@ -70,9 +70,11 @@ export async function coalescingSubject(): Promise<CoalescingSubject | string> {
   client.use(manager.middleware);
   await manager.getAccessToken();
   return {
+    getToken: () => manager.getAccessToken(),
     call: async () => {
       const { data } = await client.GET(ACCOUNTS_PATH);
-      return String((data as unknown as { authorization: string | null }).authorization);
+      const header = (data as unknown as { authorization: string | null }).authorization;
+      return String(header).replace(/^Bearer /, "");
     },
     expire: () => {
       now += LIFETIME_MS + 1_000;

@@ -81,13 +81,12 @@ export function aimVerdict(bothGzip: number | undefined, aim = 6_000): string {
 export function coalescingTable(results: readonly CoalescingResult[]): string {
   return table(
     [
-      "concurrent calls",
-      "expiries crossed",
+      "concurrent callers",
+      "expiries crossed (each kind)",
       "token calls per expiry (must be 1)",
-      "all sent the new token",
-      "added latency, median",
-      "added latency, p99",
-      "with a valid token, median / p99",
+      "all got the new token",
+      "wait across the expiry, median / p99",
+      "wait with a valid token, median / p99",
     ],
     results.map((r) => {
       const calls = [...new Set(r.tokenCalls)];
@@ -97,8 +96,7 @@ export function coalescingTable(results: readonly CoalescingResult[]): string {
         String(r.expiries),
         `${calls.join(", ")}${calls.length === 1 && calls[0] === 1 ? "" : " FAIL"}`,
         r.allGotNewToken ? "yes" : "NO",
-        ms(r.medianMs),
-        ms(r.p99Ms),
+        `${ms(r.medianMs)} / ${ms(r.p99Ms)}`,
         `${ms(r.validMedianMs)} / ${ms(r.validP99Ms)}`,
       ];
     }),

@@ -15,15 +15,17 @@ function toySubject({ shared, renews = true }: { shared: boolean; renews?: boole
     expired = false;
     return `token-${serial}`;
   };
+  const getToken = async () => {
+    if (!expired) return `token-${serial}`;
+    if (!shared) return renew();
+    pending ??= renew().finally(() => {
+      pending = undefined;
+    });
+    return pending;
+  };
   return {
-    call: async () => {
-      if (!expired) return `token-${serial}`;
-      if (!shared) return renew();
-      pending ??= renew().finally(() => {
-        pending = undefined;
-      });
-      return pending;
-    },
+    getToken,
+    call: getToken,
     expire: () => {
       expired = true;
     },
@@ -32,9 +34,9 @@ function toySubject({ shared, renews = true }: { shared: boolean; renews?: boole
 }
 
 describe("measureCoalescing", () => {
-  it("counts one token call per expiry when renewals are shared", async () => {
+  it("counts one token call per expiry, for each kind of caller, when renewals are shared", async () => {
     const result = await measureCoalescing(toySubject({ shared: true }), 50, 3);
-    expect(result.tokenCalls).toEqual([1, 1, 1]);
+    expect(result.tokenCalls).toEqual([1, 1, 1, 1, 1, 1]);
     expect(result.allGotNewToken).toBe(true);
     expect(result.expiries).toBe(3);
     expect(Number.isFinite(result.medianMs) && Number.isFinite(result.p99Ms)).toBe(true);
@@ -42,7 +44,7 @@ describe("measureCoalescing", () => {
 
   it("shows every extra token call when renewals are not shared", async () => {
     const result = await measureCoalescing(toySubject({ shared: false }), 50);
-    expect(result.tokenCalls).toEqual([50]);
+    expect(result.tokenCalls).toEqual([50, 50]);
   });
 
   it("tells when calls after the expiry still carry the old token", async () => {
@@ -52,11 +54,19 @@ describe("measureCoalescing", () => {
 });
 
 describe("the auth middleware across an expiry", () => {
-  it("makes one token call for 1,000 concurrent calls, all sent with the new token", async () => {
+  it("makes one token call for 1,000 concurrent callers, all of them given or sent the new token", async () => {
     const subject = await coalescingSubject();
     if (typeof subject === "string") throw new Error(subject);
     const result = await measureCoalescing(subject, 1_000, 2);
-    expect(result.tokenCalls).toEqual([1, 1]);
+    expect(result.tokenCalls).toEqual([1, 1, 1, 1]);
     expect(result.allGotNewToken).toBe(true);
+  });
+
+  it("reads back the token each request was sent with", async () => {
+    const subject = await coalescingSubject();
+    if (typeof subject === "string") throw new Error(subject);
+    const sent = await subject.call();
+    expect(sent).toBe(await subject.getToken());
+    expect(sent.split(".")).toHaveLength(3);
   });
 });
