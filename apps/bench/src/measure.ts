@@ -106,3 +106,10 @@ export async function measure(list: Contender[], options: MeasureOptions): Promi
 export function addedCost(measurement: Measurement, name: string, reference: string): number {
   return median(measurement.rounds.map((r) => (r.get(name) as number) / (r.get(reference) as number) - 1));
 }
+
+/** Median over the rounds of (time of `name` - time of `reference`), in microseconds per call. */
+export function addedMicros(measurement: Measurement, name: string, reference: string): number {
+  return median(
+    measurement.rounds.map((r) => ((r.get(name) as number) - (r.get(reference) as number)) * 1000),
+  );
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addedCost, type Measurement, measure, median, quantile } from "../src/measure.ts";
+import { addedCost, addedMicros, type Measurement, measure, median, quantile } from "../src/measure.ts";
 
 describe("median and quantile", () => {
   it("take the middle, or the mean of the two middles", () => {
@@ -74,5 +74,25 @@ describe("measure", () => {
         { rounds: 1, time: 5, warmupTime: 1 },
       ),
     ).rejects.toThrow("boom");
+  });
+});
+
+describe("addedMicros", () => {
+  it("is the median over the rounds of the time difference, in µs", () => {
+    const rounds = [
+      new Map([
+        ["a", 0.01],
+        ["b", 0.012],
+      ]),
+      new Map([
+        ["a", 0.01],
+        ["b", 0.02],
+      ]),
+      new Map([
+        ["a", 0.01],
+        ["b", 0.013],
+      ]),
+    ];
+    expect(addedMicros({ rows: [], rounds }, "b", "a")).toBeCloseTo(3);
   });
 });
