@@ -102,7 +102,7 @@ function formatPercent(value: number): string {
 }
 
 function formatMicros(value: number): string {
-  return `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(1)} µs`;
+  return `${value >= 0 ? "+" : "-"}${Math.abs(value).toFixed(1)} µs`;
 }
 
 if (runs("overhead")) {
@@ -192,7 +192,7 @@ if (values["no-write"] || only.length < SECTIONS.length) {
     [
       "# Benchmarks",
       `Every figure below comes from one run of \`${COMMAND}\` on the machine described, on ${machine.date}; the run took ${seconds} s. The file is rewritten by that command: do not edit it by hand. The code is in [apps/bench](apps/bench).`,
-      `## Command\n\n\`\`\`sh\n${COMMAND}   # turbo run build && pnpm --filter @engage-voice/bench bench\n\`\`\``,
+      `## Command\n\n\`\`\`sh\n${COMMAND}   # turbo run build, then pnpm --filter @engage-voice/bench bench\n\`\`\``,
       machineSection,
       ...results,
       methodSection({ overhead: OVERHEAD, http: HTTP, concurrency: CONCURRENCY.map((c) => c.calls) }),

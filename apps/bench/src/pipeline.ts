@@ -16,6 +16,8 @@ export interface StepResult {
   exitCode: number | null;
   /** The last lines of output, kept when the step failed. */
   tail?: string;
+  /** What turbo names as failed ("@engage-voice/docs#test"), when it does. */
+  failed?: string;
 }
 
 const turbo = ["pnpm", "exec", "turbo", "run"];
@@ -72,7 +74,11 @@ export function runStep(step: Step, cwd = REPO_ROOT, timeoutMs = 10 * 60_000): P
         seconds: (performance.now() - start) / 1000,
         exitCode,
       };
-      if (exitCode !== 0) result.tail = output.trim().split("\n").slice(-12).join("\n");
+      if (exitCode !== 0) {
+        result.tail = output.trim().split("\n").slice(-12).join("\n");
+        const failed = /^\s*Failed:\s+(.+)$/m.exec(output)?.[1]?.trim();
+        if (failed) result.failed = failed;
+      }
       resolve(result);
     });
   });

@@ -121,7 +121,12 @@ export function sizeTable(sizes: readonly (Size | SizeFailure)[], budgets: reado
 export function pipelineTable(steps: readonly StepResult[]): string {
   return table(
     ["step", "wall time", "exit code", "command (from the repository root)"],
-    steps.map((s) => [s.name, `${s.seconds.toFixed(1)} s`, String(s.exitCode), `\`${s.command}\``]),
+    steps.map((s) => [
+      s.name,
+      `${s.seconds.toFixed(1)} s`,
+      s.failed ? `${s.exitCode} (failed: ${s.failed})` : String(s.exitCode),
+      `\`${s.command}\``,
+    ]),
   );
 }
 

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { runStep } from "../src/pipeline.ts";
+
+describe("runStep", () => {
+  it("times a command and keeps the failed task turbo names", async () => {
+    const script =
+      "console.log('Tasks: 1 failed'); console.log(' Failed:    @engage-voice/x#test'); process.exit(3)";
+    const result = await runStep(
+      { name: "failing", command: [process.execPath, "-e", script] },
+      process.cwd(),
+    );
+    expect(result.exitCode).toBe(3);
+    expect(result.failed).toBe("@engage-voice/x#test");
+    expect(result.tail).toContain("Tasks: 1 failed");
+    expect(result.seconds).toBeGreaterThan(0);
+  });
+
+  it("keeps no output of a step that passed", async () => {
+    const result = await runStep(
+      { name: "passing", command: [process.execPath, "-e", "console.log('ok')"] },
+      process.cwd(),
+    );
+    expect(result).toMatchObject({ name: "passing", exitCode: 0 });
+    expect(result.tail).toBeUndefined();
+  });
+});
