@@ -11,7 +11,7 @@ import {
 import { consoleLogger, globalFetch, requestInit, tokenRequest } from "./requests.js";
 import { memoryStore, type TokenStore } from "./store.js";
 import { fromStored, type Session, type TokenSet, toSession, withoutRefreshToken } from "./tokens.js";
-import { authorize, invalid, originOf, resolveBase } from "./transport.js";
+import { invalid, onOrigin, resolveBase, setBearer } from "./transport.js";
 import type { Clock, FetchLike, Logger } from "./types.js";
 
 export interface TokenManagerOptions {
@@ -314,22 +314,23 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   }
 
   const origin = base.origin;
-  const bearer = (request: Request, token: string) => authorize(request, "Authorization", `Bearer ${token}`);
-  const authorized = new WeakMap<Request, { token: string; copy: Request }>();
+  const bearer = (request: Request, token: string) => setBearer(request, `Bearer ${token}`);
+  // A request without a body can be sent again as it is; one with a body is copied before it is read.
+  const authorized = new WeakMap<Request, { token: string; replay: Request }>();
 
   const middleware: Middleware = {
     async onRequest({ request }) {
-      if (originOf(request.url) !== origin) return undefined;
+      if (!onOrigin(request.url, origin)) return undefined;
       const token = await getAccessToken();
       const sent = bearer(request, token);
-      authorized.set(sent, { token, copy: sent.clone() });
+      authorized.set(sent, { token, replay: sent.body === null ? sent : sent.clone() });
       return sent;
     },
     async onResponse({ request, response, options: clientOptions }) {
       const entry = authorized.get(request);
       authorized.delete(request);
       if (!entry || !(await expiredText(response))) return undefined;
-      const replay = bearer(entry.copy, await renewedAfter(entry.token));
+      const replay = bearer(entry.replay, await renewedAfter(entry.token));
       // Called unbound: a browser's fetch refuses to run as a method of another object.
       const clientFetch = clientOptions.fetch;
       return clientFetch(replay);
@@ -337,16 +338,19 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   };
 
   async function authFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-    const request = new Request(input, init);
-    if (originOf(request.url) !== origin) return baseFetch(request);
+    // A Request given alone is authorised as it is (as openapi-fetch hands it over with `fetch:
+    // auth.fetch`): copying it on every call would cost more than the call itself.
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    if (!onOrigin(request.url, origin)) return baseFetch(request);
     const token = await getAccessToken();
     const sent = bearer(request, token);
     // A stream is read once; buffering one to replay it could hold an upload of any size in memory.
-    const copy = init?.body instanceof ReadableStream ? undefined : sent.clone();
+    const replay =
+      sent.body === null ? sent : init?.body instanceof ReadableStream ? undefined : sent.clone();
     const response = await baseFetch(sent);
     if (!(await expiredText(response))) return response;
     const renewed = await renewedAfter(token);
-    if (!copy) {
+    if (!replay) {
       await response.body?.cancel();
       throw new EngageVoiceAuthError(
         "request_not_replayable",
@@ -354,7 +358,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
         { status: 401 },
       );
     }
-    return baseFetch(bearer(copy, renewed));
+    return baseFetch(bearer(replay, renewed));
   }
 
   return {

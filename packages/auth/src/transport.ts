@@ -48,10 +48,29 @@ export function originOf(url: string | undefined): string | undefined {
 
 export type CredentialHeader = "Authorization" | "X-Auth-Token";
 
+/** Whether `url` (a Request's normalised URL) is on `origin`: cheaper than parsing it on every call. */
+export const onOrigin = (url: string, origin: string) => url.startsWith(`${origin}/`);
+
+/**
+ * Sets one credential header on `request` in place and removes the other, so the two are never sent
+ * together. Authorization may follow redirects: fetch removes it on a redirect to another origin (the
+ * Fetch standard's "CORS non-wildcard request-header name"). A request whose headers cannot change
+ * gets a copy.
+ */
+export function setBearer(request: Request, value: string): Request {
+  try {
+    request.headers.delete("X-Auth-Token");
+    request.headers.set("Authorization", value);
+    return request;
+  } catch {
+    return authorize(request, "Authorization", value);
+  }
+}
+
 /**
  * A copy of `request` with one credential header and without the other, so the two are never sent
  * together. Redirects are not followed: a redirect to another origin would carry X-Auth-Token, which
- * fetch does not strip, or re-send a body with a token.
+ * fetch does not remove as it does Authorization.
  */
 export function authorize(request: Request, header: CredentialHeader, value: string): Request {
   const headers = new Headers(request.headers);

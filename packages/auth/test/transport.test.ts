@@ -128,6 +128,34 @@ describe("redirects over real sockets on 127.0.0.1", () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
+  it("a redirect to another origin does not carry the bearer token there", async () => {
+    const received: IncomingHttpHeaders[] = [];
+    const target = await listen((headers) => {
+      received.push(headers);
+      return [200, { "Content-Type": "application/json" }, "[]"];
+    });
+    const jwt = `e30.${btoa(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 300 }))}.sig`;
+    const origin = await listen((headers) =>
+      headers["content-type"] === "application/x-www-form-urlencoded"
+        ? [
+            200,
+            { "Content-Type": "application/json" },
+            JSON.stringify({ accessToken: jwt, tokenType: "Bearer" }),
+          ]
+        : [307, { Location: `${target}/voice/api/v1/admin/accounts` }, ""],
+    );
+    const auth = createTokenManager({ baseUrl: origin, rcAccessToken: "rc-parent-token-1" });
+    const client = createClient({ baseUrl: origin });
+    client.use(auth.middleware);
+    const { response } = await client.GET("/voice/api/v1/admin/accounts");
+    expect(response.status).toBe(200);
+    expect(received).toHaveLength(1);
+    expect(received[0]?.authorization).toBeUndefined();
+    // The same holds for auth.fetch.
+    expect((await auth.fetch(`${origin}/voice/api/v1/admin/accounts`)).status).toBe(200);
+    expect(received[1]?.authorization).toBeUndefined();
+  });
+
   it("a redirect to another origin does not carry X-Auth-Token there", async () => {
     const received: IncomingHttpHeaders[] = [];
     const target = await listen((headers) => {
