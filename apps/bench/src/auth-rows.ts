@@ -39,6 +39,25 @@ export async function authContender(target: Target): Promise<Contender> {
   };
 }
 
+/** The same, with the manager's fetch as the client's fetch instead of its middleware. */
+export async function authFetchContender(target: Target): Promise<Contender> {
+  const auth = await loadAuth();
+  if (typeof auth === "string") return { name: NAMES.clientAuthFetch, skipped: auth };
+  const manager = auth.createTokenManager({
+    baseUrl: target.baseUrl,
+    rcAccessToken: "parent-platform-token",
+    fetch: target.fetch,
+    logger: silent,
+  });
+  await manager.getAccessToken();
+  const client = createClient({ baseUrl: target.baseUrl, fetch: manager.fetch });
+  return {
+    name: NAMES.clientAuthFetch,
+    note: "token exchanged before timing",
+    call: async () => (await client.GET(ACCOUNTS_PATH)).data,
+  };
+}
+
 /** The spec's access-token lifetime. */
 const LIFETIME_MS = 5 * 60_000;
 

@@ -31,6 +31,7 @@ export const NAMES = {
   openapiFetch: "openapi-fetch (bare, generated paths)",
   client: "@engage-voice/client",
   clientAuth: "@engage-voice/client + auth middleware",
+  clientAuthFetch: "@engage-voice/client with fetch: auth.fetch",
   clientHeader: "@engage-voice/client + a one-line header middleware",
   axios: "axios",
   ringcentral: "@ringcentral/sdk platform().get()",

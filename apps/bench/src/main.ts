@@ -5,7 +5,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { authContender, coalescingSubject } from "./auth-rows.ts";
+import { authContender, authFetchContender, coalescingSubject } from "./auth-rows.ts";
 import { checkBudgets, formatBudgetResults, loadBudgets } from "./budget.ts";
 import { measureCoalescing } from "./coalescing.ts";
 import { contenders, headerMiddleware, NAMES, type Target, verify } from "./contenders.ts";
@@ -76,7 +76,11 @@ async function overheadSection(
   intro: string,
   withVerdict: boolean,
 ) {
-  const list = await contenders(target, [headerMiddleware(target), await authContender(target)]);
+  const list = await contenders(target, [
+    headerMiddleware(target),
+    await authContender(target),
+    await authFetchContender(target),
+  ]);
   await verify(list, JSON.parse(ACCOUNTS_BODY));
   const measurement = await measure(list, options);
   const lines = [`## ${title}`, intro, overheadTable(measurement.rows, NAMES.raw)];
@@ -87,7 +91,10 @@ async function overheadSection(
     const added = addedCost(measurement, NAMES.clientAuth, NAMES.openapiFetch);
     lines.push(
       `**${middlewareVerdict(added)}** (${formatMicros(addedMicros(measurement, NAMES.clientAuth, NAMES.openapiFetch))} per call)`,
-      `@engage-voice/client without middleware vs bare openapi-fetch: ${formatPercent(addedCost(measurement, NAMES.client, NAMES.openapiFetch))}; with a one-line header middleware: ${formatPercent(addedCost(measurement, NAMES.clientHeader, NAMES.openapiFetch))}.`,
+      micros(NAMES.clientAuthFetch) === undefined
+        ? "auth.fetch as the client's fetch: not measured (the row did not run)"
+        : `**${middlewareVerdict(addedCost(measurement, NAMES.clientAuthFetch, NAMES.openapiFetch)).replace("middleware overhead", "auth.fetch (as the client's fetch) overhead")}** (${formatMicros(addedMicros(measurement, NAMES.clientAuthFetch, NAMES.openapiFetch))} per call)`,
+      `@engage-voice/client without middleware vs bare openapi-fetch: ${formatPercent(addedCost(measurement, NAMES.client, NAMES.openapiFetch))}; with a one-line header middleware: ${formatPercent(addedCost(measurement, NAMES.clientHeader, NAMES.openapiFetch))} (the floor of any openapi-fetch middleware).`,
     );
   } else {
     lines.push(

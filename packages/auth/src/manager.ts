@@ -293,17 +293,20 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     return started;
   }
 
-  async function getAccessToken(): Promise<string> {
+  /** The current token when it may still be sent (starting a renewal in its window), without waiting. */
+  function servableToken(): string | undefined {
     const current = tokens;
     const now = clock.now();
-    if (current && servable(current, now)) {
-      if (!fresh(current, now) && !renewal && now >= nextAttemptAt) {
-        // Failures are logged where they happen; callers keep the current token meanwhile.
-        acquire().catch(() => {});
-      }
-      return current.accessToken;
+    if (!current || !servable(current, now)) return undefined;
+    if (!fresh(current, now) && !renewal && now >= nextAttemptAt) {
+      // Failures are logged where they happen; callers keep the current token meanwhile.
+      acquire().catch(() => {});
     }
-    return (await acquire()).accessToken;
+    return current.accessToken;
+  }
+
+  async function getAccessToken(): Promise<string> {
+    return servableToken() ?? (await acquire()).accessToken;
   }
 
   /** The token to send again after the server called `sent` expired: a newer one, shared. */
@@ -321,7 +324,8 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const middleware: Middleware = {
     async onRequest({ request }) {
       if (!onOrigin(request.url, origin)) return undefined;
-      const token = await getAccessToken();
+      // The per-call path: no await while the cached token is good.
+      const token = servableToken() ?? (await getAccessToken());
       const sent = bearer(request, token);
       authorized.set(sent, { token, replay: sent.body === null ? sent : sent.clone() });
       return sent;
@@ -329,7 +333,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     async onResponse({ request, response, options: clientOptions }) {
       const entry = authorized.get(request);
       authorized.delete(request);
-      if (!entry || !(await expiredText(response))) return undefined;
+      if (!entry || response.status !== 401 || !(await expiredText(response))) return undefined;
       const replay = bearer(entry.replay, await renewedAfter(entry.token));
       // Called unbound: a browser's fetch refuses to run as a method of another object.
       const clientFetch = clientOptions.fetch;
@@ -342,13 +346,13 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     // auth.fetch`): copying it on every call would cost more than the call itself.
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     if (!onOrigin(request.url, origin)) return baseFetch(request);
-    const token = await getAccessToken();
+    const token = servableToken() ?? (await getAccessToken());
     const sent = bearer(request, token);
     // A stream is read once; buffering one to replay it could hold an upload of any size in memory.
     const replay =
       sent.body === null ? sent : init?.body instanceof ReadableStream ? undefined : sent.clone();
     const response = await baseFetch(sent);
-    if (!(await expiredText(response))) return response;
+    if (response.status !== 401 || !(await expiredText(response))) return response;
     const renewed = await renewedAfter(token);
     if (!replay) {
       await response.body?.cancel();
