@@ -19,10 +19,10 @@ export function loadAuth(): Promise<AuthModule | string> {
 
 const silent = {};
 
-/** The client with the auth middleware, its manager holding a valid token before the first timed call. */
-export async function authContender(target: Target): Promise<Contender> {
+/** A manager on the target that already holds a valid token, or why there is none. */
+async function readyManager(target: Target) {
   const auth = await loadAuth();
-  if (typeof auth === "string") return { name: NAMES.clientAuth, skipped: auth };
+  if (typeof auth === "string") return auth;
   const manager = auth.createTokenManager({
     baseUrl: target.baseUrl,
     rcAccessToken: "parent-platform-token",
@@ -30,6 +30,13 @@ export async function authContender(target: Target): Promise<Contender> {
     logger: silent,
   });
   await manager.getAccessToken();
+  return manager;
+}
+
+/** The client with the auth middleware, its manager holding a valid token before the first timed call. */
+export async function authContender(target: Target): Promise<Contender> {
+  const manager = await readyManager(target);
+  if (typeof manager === "string") return { name: NAMES.clientAuth, skipped: manager };
   const client = createClient({ baseUrl: target.baseUrl, fetch: target.fetch });
   client.use(manager.middleware);
   return {
@@ -41,15 +48,8 @@ export async function authContender(target: Target): Promise<Contender> {
 
 /** The same, with the manager's fetch as the client's fetch instead of its middleware. */
 export async function authFetchContender(target: Target): Promise<Contender> {
-  const auth = await loadAuth();
-  if (typeof auth === "string") return { name: NAMES.clientAuthFetch, skipped: auth };
-  const manager = auth.createTokenManager({
-    baseUrl: target.baseUrl,
-    rcAccessToken: "parent-platform-token",
-    fetch: target.fetch,
-    logger: silent,
-  });
-  await manager.getAccessToken();
+  const manager = await readyManager(target);
+  if (typeof manager === "string") return { name: NAMES.clientAuthFetch, skipped: manager };
   const client = createClient({ baseUrl: target.baseUrl, fetch: manager.fetch });
   return {
     name: NAMES.clientAuthFetch,
