@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -125,5 +125,68 @@ describe("fileStore", () => {
 
   it("needs a path", () => {
     expect(() => fileStore("")).toThrow(/path/);
+  });
+});
+
+describe("fileStore shared by several managers", () => {
+  const managersOn = (path: string, lock: boolean) => {
+    const clock = fakeClock();
+    const server = fakeServer({ clock });
+    const make = () =>
+      createTokenManager({
+        baseUrl: BASE,
+        rcAccessToken: server.parentToken,
+        fetch: server.fetch,
+        clock,
+        logger: recordingLogger().logger,
+        store: fileStore(path, { lock }),
+      });
+    return { clock, server, make };
+  };
+
+  it("renew one at a time under the lock: one refresh, the others read its tokens", async () => {
+    const { clock, server, make } = managersOn(join(dir, "tokens.json"), true);
+    await make().getAccessToken();
+    clock.advance(301_000);
+    const managers = Array.from({ length: 4 }, make);
+    const tokens = await Promise.all(managers.map((m) => m.getAccessToken()));
+    expect(new Set(tokens).size).toBe(1);
+    expect(server.calls.refresh).toBe(1);
+    expect(server.calls.exchange).toBe(1);
+    expect(await readdir(dir)).toEqual(["tokens.json"]); // the lock file is gone
+  });
+
+  it("without the lock, racing managers spend the same refresh token (why the lock is the default)", async () => {
+    const { clock, server, make } = managersOn(join(dir, "tokens.json"), false);
+    await make().getAccessToken();
+    clock.advance(301_000);
+    await Promise.all(Array.from({ length: 2 }, make).map((m) => m.getAccessToken()));
+    expect(server.calls.refresh).toBe(2);
+    expect(server.calls.exchange).toBe(2); // the loser's refresh token was spent: it exchanged again
+  });
+
+  it("takes over a lock left by a crashed process", async () => {
+    const path = join(dir, "tokens.json");
+    const { server, make } = managersOn(path, true);
+    await writeFile(`${path}.lock`, "");
+    const old = new Date(Date.now() - 60_000);
+    await utimes(`${path}.lock`, old, old);
+    await make().getAccessToken();
+    expect(server.calls.exchange).toBe(1);
+  });
+
+  it("fails with store_failed when the lock stays taken", async () => {
+    const path = join(dir, "tokens.json");
+    const { server } = managersOn(path, true);
+    await writeFile(`${path}.lock`, "");
+    const auth = createTokenManager({
+      baseUrl: BASE,
+      rcAccessToken: server.parentToken,
+      fetch: server.fetch,
+      logger: recordingLogger().logger,
+      store: fileStore(path, { lockTimeoutMs: 100 }),
+    });
+    await expect(auth.getAccessToken()).rejects.toMatchObject({ code: "store_failed" });
+    expect(server.calls.exchange).toBe(0);
   });
 });
