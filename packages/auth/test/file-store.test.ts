@@ -22,6 +22,22 @@ const sample = (n: number) =>
     null,
   );
 
+/** Managers on one token file and one fake server: each `make()` is another process's manager. */
+const managersOn = (path: string, lock = true) => {
+  const clock = fakeClock();
+  const server = fakeServer({ clock });
+  const make = () =>
+    createTokenManager({
+      baseUrl: BASE,
+      rcAccessToken: server.parentToken,
+      fetch: server.fetch,
+      clock,
+      logger: recordingLogger().logger,
+      store: fileStore(path, { lock }),
+    });
+  return { clock, server, make };
+};
+
 describe("fileStore", () => {
   it("writes with mode 0600 through a temporary file and a rename", async () => {
     const path = join(dir, "nested", "tokens.json");
@@ -56,17 +72,7 @@ describe("fileStore", () => {
   });
 
   it("lets a new manager on the same file resume the session without a new exchange", async () => {
-    const path = join(dir, "tokens.json");
-    const clock = fakeClock();
-    const server = fakeServer({ clock });
-    const make = () =>
-      createTokenManager({
-        baseUrl: BASE,
-        rcAccessToken: server.parentToken,
-        fetch: server.fetch,
-        clock,
-        store: fileStore(path),
-      });
+    const { clock, server, make } = managersOn(join(dir, "tokens.json"));
     const first = await make().getAccessToken();
     const resumed = make();
     expect(await resumed.getAccessToken()).toBe(first);
@@ -129,21 +135,6 @@ describe("fileStore", () => {
 });
 
 describe("fileStore shared by several managers", () => {
-  const managersOn = (path: string, lock: boolean) => {
-    const clock = fakeClock();
-    const server = fakeServer({ clock });
-    const make = () =>
-      createTokenManager({
-        baseUrl: BASE,
-        rcAccessToken: server.parentToken,
-        fetch: server.fetch,
-        clock,
-        logger: recordingLogger().logger,
-        store: fileStore(path, { lock }),
-      });
-    return { clock, server, make };
-  };
-
   it("renew one at a time under the lock: one refresh, the others read its tokens", async () => {
     const { clock, server, make } = managersOn(join(dir, "tokens.json"), true);
     await make().getAccessToken();
