@@ -1,0 +1,75 @@
+import { EngageVoiceAuthError } from "@engage-voice/auth";
+import type { RedisLike } from "./client.js";
+
+export interface LockOptions {
+  lockTtlMs: number;
+  lockTimeoutMs: number;
+}
+
+// Compare-and-act in one atomic script: a holder whose lock expired and was taken by another
+// process must neither extend nor delete the new holder's lock.
+const EXTEND = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end`;
+const RELEASE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A value no other holder has: 128 random bits, from Web Crypto (Node 20+, Bun, Deno). */
+function ownerToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const failed = (message: string, cause: unknown) =>
+  new EngageVoiceAuthError("store_failed", message, { cause });
+
+/**
+ * Runs `task` while holding `lockKey`: SET NX PX with a value only this call knows, retried with
+ * jittered backoff until `lockTimeoutMs`. The TTL is extended while the task runs, so a long renewal
+ * keeps its lock, and a crashed holder's lock expires after at most `lockTtlMs`.
+ */
+export async function withRedisLock<T>(
+  client: RedisLike,
+  lockKey: string,
+  { lockTtlMs, lockTimeoutMs }: LockOptions,
+  task: () => Promise<T>,
+): Promise<T> {
+  const owner = ownerToken();
+  const deadline = Date.now() + lockTimeoutMs;
+  for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
+    let reply: unknown;
+    try {
+      reply = await client.set(lockKey, owner, {
+        condition: "NX",
+        expiration: { type: "PX", value: lockTtlMs },
+      });
+    } catch (error) {
+      throw failed("The Redis lock of the token set could not be taken", error);
+    }
+    if (reply === "OK") break;
+    if (Date.now() >= deadline) {
+      throw new EngageVoiceAuthError(
+        "store_failed",
+        `The Redis lock of the token set stayed taken for ${lockTimeoutMs} ms`,
+      );
+    }
+    await pause(Math.min(wait / 2 + Math.random() * wait, Math.max(1, deadline - Date.now())));
+  }
+  const heartbeat = setInterval(() => {
+    client.eval(EXTEND, { keys: [lockKey], arguments: [owner, String(lockTtlMs)] }).then(
+      // 0: the lock expired and someone else may hold it now; extending is no longer ours to do.
+      (extended) => {
+        if (extended !== 1) clearInterval(heartbeat as Parameters<typeof clearInterval>[0]);
+      },
+      // A failed extension is tried again on the next beat; the TTL covers two more of them.
+      () => {},
+    );
+  }, lockTtlMs / 3) as { unref?: () => void };
+  heartbeat.unref?.();
+  try {
+    return await task();
+  } finally {
+    clearInterval(heartbeat as Parameters<typeof clearInterval>[0]);
+    // A failed release only delays the next holder until the TTL ends: the task's outcome stands.
+    await client.eval(RELEASE, { keys: [lockKey], arguments: [owner] }).catch(() => {});
+  }
+}

@@ -1,0 +1,23 @@
+import { randomUUID } from "node:crypto";
+import { createClient } from "redis";
+import { afterAll, inject } from "vitest";
+
+export type Redis = ReturnType<typeof createClient>;
+
+const opened: Redis[] = [];
+afterAll(async () => {
+  await Promise.all(opened.splice(0).map((client) => client.close()));
+});
+
+/** A connected client of the test server, closed after the file's tests: one per "process". */
+export async function connect(): Promise<Redis> {
+  const client = createClient({ url: inject("redisUrl") });
+  opened.push(client);
+  await client.connect();
+  return client;
+}
+
+/** A key no other test (or test file running in parallel) uses. */
+export const freshKey = () => `test:${randomUUID()}`;
+
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
