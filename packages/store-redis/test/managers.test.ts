@@ -1,0 +1,72 @@
+// Token managers of several "processes" (each with its own Redis connection) on one redisStore,
+// against the auth package's fake token server on a fake clock.
+import { createTokenManager, type TokenStore } from "@engage-voice/auth";
+import { describe, expect, it } from "vitest";
+import { BASE, fakeClock, fakeServer, recordingLogger } from "../../auth/test/fake-server.js";
+import { redisStore } from "../src/index.js";
+import { connect, freshKey } from "./helpers.js";
+
+/** Managers on one Redis key and one fake server: each `make()` is another process's manager. */
+function managersOn(key: string, lock: boolean) {
+  const clock = fakeClock();
+  const server = fakeServer({ clock });
+  const make = async () => {
+    const store: TokenStore = redisStore({ client: await connect(), key });
+    const { lock: _lock, ...unlocked } = store;
+    return createTokenManager({
+      baseUrl: BASE,
+      rcAccessToken: server.parentToken,
+      fetch: server.fetch,
+      clock,
+      logger: recordingLogger().logger,
+      store: lock ? store : unlocked,
+    });
+  };
+  return { clock, server, make };
+}
+
+describe("redisStore shared by several managers", () => {
+  it("lets a new manager resume the stored session without a new exchange", async () => {
+    const { server, make } = managersOn(freshKey(), true);
+    const first = await (await make()).getAccessToken();
+    const resumed = await make();
+    expect(await resumed.getAccessToken()).toBe(first);
+    expect(resumed.session()?.accountIds).toEqual(["99990001"]);
+    expect(server.calls.exchange).toBe(1);
+  });
+
+  it("renew one at a time under the lock: one refresh, everyone gets its token", async () => {
+    const key = freshKey();
+    const { clock, server, make } = managersOn(key, true);
+    const initial = await (await make()).getAccessToken();
+    clock.advance(301_000);
+    const managers = await Promise.all(Array.from({ length: 4 }, make));
+    const tokens = await Promise.all(managers.map((m) => m.getAccessToken()));
+    expect(new Set(tokens).size).toBe(1);
+    expect(tokens[0]).not.toBe(initial);
+    expect(server.calls.refresh).toBe(1);
+    expect(server.calls.exchange).toBe(1);
+    const redis = await connect();
+    expect(JSON.parse((await redis.get(key)) ?? "").accessToken).toBe(tokens[0]);
+    expect(await redis.exists(`${key}:lock`)).toBe(0);
+  });
+
+  it("without the lock, racing managers spend the same refresh token (why the lock matters)", async () => {
+    const { clock, server, make } = managersOn(freshKey(), false);
+    await (await make()).getAccessToken();
+    clock.advance(301_000);
+    const managers = await Promise.all(Array.from({ length: 2 }, make));
+    await Promise.all(managers.map((m) => m.getAccessToken()));
+    expect(server.calls.refresh).toBe(2);
+    expect(server.calls.exchange).toBe(2); // the loser's refresh token was spent: it exchanged again
+  });
+
+  it("clears the shared set on logout", async () => {
+    const key = freshKey();
+    const { make } = managersOn(key, true);
+    const auth = await make();
+    await auth.getAccessToken();
+    await auth.logout();
+    expect(await (await connect()).exists(key)).toBe(0);
+  });
+});
