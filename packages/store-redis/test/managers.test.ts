@@ -61,6 +61,24 @@ describe("redisStore shared by several managers", () => {
     expect(server.calls.exchange).toBe(2); // the loser's refresh token was spent: it exchanged again
   });
 
+  it("fails with store_failed and makes no token call while someone else holds the lock", async () => {
+    const key = freshKey();
+    const clock = fakeClock();
+    const server = fakeServer({ clock });
+    const redis = await connect();
+    await redis.set(`${key}:lock`, "another-holder", { expiration: { type: "PX", value: 60_000 } });
+    const auth = createTokenManager({
+      baseUrl: BASE,
+      rcAccessToken: server.parentToken,
+      fetch: server.fetch,
+      clock,
+      logger: recordingLogger().logger,
+      store: redisStore({ client: redis, key, lockTimeoutMs: 100 }),
+    });
+    await expect(auth.getAccessToken()).rejects.toMatchObject({ code: "store_failed" });
+    expect(server.calls.exchange).toBe(0);
+  });
+
   it("clears the shared set on logout", async () => {
     const key = freshKey();
     const { make } = managersOn(key, true);
