@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian machine for this repository: Debian's Chromium for the browser tests, pnpm
-# (pinned by package.json's packageManager, through corepack) and the workspace's dependencies, which
-# include the pinned Node 24 that every script runs on. Safe to run again.
+# Sets up a fresh Debian machine for this repository: Debian's Chromium for the browser tests and
+# redis-server for the Redis store's tests, pnpm (pinned by package.json's packageManager, through
+# corepack) and the workspace's dependencies, which include the pinned Node 24 that every script runs
+# on. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v chromium >/dev/null 2>&1; then
+# Debian's Chromium runs the browser tests; Debian's redis-server the @engage-voice/store-redis tests.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+[ -x /usr/bin/redis-server ] || missing+=(redis-server)
+if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    echo "setup: Debian's chromium is missing; the browser tests need it: sudo apt-get install chromium" >&2
+    echo "setup: Debian packages the tests need are missing (${missing[*]}): sudo apt-get install ${missing[*]}" >&2
   fi
 fi
 
