@@ -2,18 +2,15 @@
 // expired and all of them need a token at the same moment, exactly one refresh is made, nobody
 // presents a spent refresh token, and every process gets the same new access token. Real time,
 // real processes, the real sandbox on 127.0.0.1.
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { createTokenManager } from "@engage-voice/auth";
 import { fileStore } from "@engage-voice/auth/node";
-import { createClient } from "@engage-voice/client";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../src/node.js";
+import { expectOneRefreshForAllProcesses } from "./processes.js";
 
-const run = promisify(execFile);
 const child = new URL("./fixtures/shared-store-child.mjs", import.meta.url).pathname;
 const parentToken = "sandbox-rc-token-ada";
 let sandbox: RunningSandbox;
@@ -35,32 +32,10 @@ it("four processes on one token file make one refresh across an expiry", { timeo
     rcAccessToken: parentToken,
     store: fileStore(path),
   });
-  const initial = await first.getAccessToken();
-  // JWT times are whole seconds: wait until the token has certainly expired.
-  await new Promise((resolve) => setTimeout(resolve, 3100));
-  const goAt = Date.now() + 1500;
-  const outputs = await Promise.all(
-    Array.from({ length: 4 }, () =>
-      run(process.execPath, [child, sandbox.mainUrl, path, parentToken, String(goAt)], { timeout: 20_000 }),
-    ),
-  );
-  const results = outputs.map(
-    ({ stdout }) =>
-      JSON.parse(stdout) as {
-        calls: { exchange: number; refresh: number; rejected: number };
-        accessToken: string;
-      },
-  );
-  const total = (key: "exchange" | "refresh" | "rejected") => results.reduce((n, r) => n + r.calls[key], 0);
-  expect(total("refresh")).toBe(1);
-  expect(total("rejected")).toBe(0);
-  expect(total("exchange")).toBe(0);
-  const tokens = new Set(results.map((r) => r.accessToken));
-  expect(tokens.size).toBe(1);
-  expect(tokens.has(initial)).toBe(false);
-  const client = createClient({ baseUrl: sandbox.mainUrl });
-  const { response } = await client.GET("/voice/api/v1/admin/accounts", {
-    headers: { Authorization: `Bearer ${[...tokens][0]}` },
+  await expectOneRefreshForAllProcesses({
+    child,
+    args: [sandbox.mainUrl, path, parentToken],
+    initial: await first.getAccessToken(),
+    mainUrl: sandbox.mainUrl,
   });
-  expect(response.status).toBe(200);
 });

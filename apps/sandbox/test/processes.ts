@@ -1,0 +1,42 @@
+// The multi-process race shared by the shared-store tests here and in packages/store-redis.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { createClient } from "@engage-voice/client";
+import { expect } from "vitest";
+
+const run = promisify(execFile);
+
+interface ProcessResult {
+  calls: { exchange: number; refresh: number; rejected: number };
+  accessToken: string;
+}
+
+/**
+ * Starts `count` copies of the `child` script with `args` and one shared start time, after the
+ * access token `initial` has expired, and checks what every shared store must achieve: one refresh
+ * for all, no spent refresh token presented, no new exchange, and the same new token everywhere,
+ * which `mainUrl` accepts.
+ */
+export async function expectOneRefreshForAllProcesses(
+  { child, args, initial, mainUrl }: { child: string; args: string[]; initial: string; mainUrl: string },
+  count = 4,
+): Promise<void> {
+  // JWT times are whole seconds: wait until the token has certainly expired.
+  await new Promise((resolve) => setTimeout(resolve, 3100));
+  const goAt = String(Date.now() + 1500);
+  const outputs = await Promise.all(
+    Array.from({ length: count }, () => run(process.execPath, [child, ...args, goAt], { timeout: 20_000 })),
+  );
+  const results = outputs.map(({ stdout }) => JSON.parse(stdout) as ProcessResult);
+  const total = (key: keyof ProcessResult["calls"]) => results.reduce((n, r) => n + r.calls[key], 0);
+  expect(total("refresh")).toBe(1);
+  expect(total("rejected")).toBe(0);
+  expect(total("exchange")).toBe(0);
+  const tokens = new Set(results.map((r) => r.accessToken));
+  expect(tokens.size).toBe(1);
+  expect(tokens.has(initial)).toBe(false);
+  const { response } = await createClient({ baseUrl: mainUrl }).GET("/voice/api/v1/admin/accounts", {
+    headers: { Authorization: `Bearer ${[...tokens][0]}` },
+  });
+  expect(response.status).toBe(200);
+}
