@@ -20,5 +20,5 @@ export {
 } from "./legacy.js";
 export { createTokenManager, type TokenManager, type TokenManagerOptions } from "./manager.js";
 export { memoryStore, type TokenStore } from "./store.js";
-export type { Session, TokenSet } from "./tokens.js";
+export { fromStored, type Session, type TokenSet } from "./tokens.js";
 export type { Clock, FetchLike, Logger } from "./types.js";

@@ -94,7 +94,10 @@ export function toTokenSet(
   return wrap(fields);
 }
 
-/** A token set as a store gave it back, or `undefined` when it is not one. */
+/**
+ * What a store kept (the fields of a token set, e.g. parsed from JSON), as a token set that prints
+ * itself redacted; `undefined` when it is not one. For custom stores' `get`.
+ */
 export function fromStored(value: unknown): TokenSet | undefined {
   const v = value as Partial<TokenSet> | null | undefined;
   if (

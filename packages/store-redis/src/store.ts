@@ -1,4 +1,4 @@
-import { EngageVoiceAuthError, type TokenSet, type TokenStore } from "@engage-voice/auth";
+import { EngageVoiceAuthError, fromStored, type TokenSet, type TokenStore } from "@engage-voice/auth";
 import type { RedisLike } from "./client.js";
 import { withRedisLock } from "./lock.js";
 
@@ -34,48 +34,14 @@ function check(options: RedisStoreOptions): Required<RedisStoreOptions> {
   return { client, key, lockTtlMs, lockTimeoutMs };
 }
 
-const REDACTED = "[redacted]";
-function redacted(this: TokenSet) {
-  return {
-    accessToken: REDACTED,
-    ...(this.refreshToken ? { refreshToken: REDACTED } : {}),
-    expiresAt: this.expiresAt,
-    obtainedAt: this.obtainedAt,
-  };
-}
-function described(this: TokenSet) {
-  return `TokenSet ${JSON.stringify(this)}`;
-}
-
-/**
- * The stored fields when they are a token set, else `undefined`. Like a TokenSet, the result prints
- * itself redacted; the redaction is not enumerable, so a copy (`{ ...tokens }`) holds the fields only.
- */
+/** The stored JSON as a token set (printing itself redacted), or `undefined` when it is not one. */
 function parse(text: unknown): TokenSet | undefined {
   if (typeof text !== "string") return undefined;
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return fromStored(JSON.parse(text));
   } catch {
     return undefined;
   }
-  const v = value as Partial<Record<keyof TokenSet, unknown>> | null;
-  if (
-    typeof v !== "object" ||
-    v === null ||
-    typeof v.accessToken !== "string" ||
-    v.accessToken === "" ||
-    typeof v.expiresAt !== "number" ||
-    typeof v.obtainedAt !== "number" ||
-    (v.refreshToken !== undefined && typeof v.refreshToken !== "string")
-  ) {
-    return undefined;
-  }
-  return Object.defineProperties(v, {
-    toJSON: { value: redacted },
-    toString: { value: described },
-    [Symbol.for("nodejs.util.inspect.custom")]: { value: described },
-  }) as unknown as TokenSet;
 }
 
 const failed = (message: string, cause: unknown) =>
