@@ -66,7 +66,8 @@ export interface TokenManager {
 }
 
 const MINUTE = 60_000;
-const expiredText = async (response: Response) =>
+/** Whether the server called the token expired: a 401 whose text says so. */
+const saidExpired = async (response: Response) =>
   response.status === 401 && /jwt is expired/i.test(await response.clone().text());
 
 function timerSleep(ms: number): Promise<void> {
@@ -333,7 +334,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     async onResponse({ request, response, options: clientOptions }) {
       const entry = authorized.get(request);
       authorized.delete(request);
-      if (!entry || response.status !== 401 || !(await expiredText(response))) return undefined;
+      if (!entry || !(await saidExpired(response))) return undefined;
       const replay = bearer(entry.replay, await renewedAfter(entry.token));
       // Called unbound: a browser's fetch refuses to run as a method of another object.
       const clientFetch = clientOptions.fetch;
@@ -352,7 +353,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     const replay =
       sent.body === null ? sent : init?.body instanceof ReadableStream ? undefined : sent.clone();
     const response = await baseFetch(sent);
-    if (response.status !== 401 || !(await expiredText(response))) return response;
+    if (!(await saidExpired(response))) return response;
     const renewed = await renewedAfter(token);
     if (!replay) {
       await response.body?.cancel();
