@@ -12,6 +12,29 @@ export function safeCause(cause: unknown): Error | undefined {
   return new Error(`${typeof name === "string" ? name : "Error"}${system ? ` (${system})` : ""}`);
 }
 
+/**
+ * Every `code` this package's errors carry. A union of literals, so that a misspelt comparison
+ * (`error.code === "exchange_rejectd"`) does not compile.
+ */
+export type AuthErrorCode =
+  | "invalid_options"
+  | "transport_refused"
+  | "origin_mismatch"
+  | "exchange_rejected"
+  | "refresh_rejected"
+  | "login_rejected"
+  | "reauth_required"
+  | "parent_token_failed"
+  | "credential_rejected"
+  | "bearer_required"
+  | "rate_limited"
+  | "network_error"
+  | "response_too_large"
+  | "unexpected_response"
+  | "request_not_replayable"
+  | "store_failed"
+  | "logged_out";
+
 export interface ErrorOptions {
   status?: number | undefined;
   cause?: unknown;
@@ -24,10 +47,10 @@ export interface ErrorOptions {
  */
 export class EngageVoiceAuthError extends Error {
   override readonly name: string = "EngageVoiceAuthError";
-  readonly code: string;
+  readonly code: AuthErrorCode;
   readonly status: number | undefined;
 
-  constructor(code: string, message: string, options: ErrorOptions = {}) {
+  constructor(code: AuthErrorCode, message: string, options: ErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: safeCause(options.cause) });
     this.code = code;
     this.status = options.status;
@@ -45,16 +68,19 @@ export class EngageVoiceAuthError extends Error {
 
 /** The exchange endpoint refused the parent-platform token (or its form): get a new parent token. */
 export class ExchangeRejectedError extends EngageVoiceAuthError {
+  declare readonly code: "exchange_rejected";
   override readonly name = "ExchangeRejectedError";
 }
 
 /** The refresh endpoint refused the refresh token: it is unknown, expired or already spent. */
 export class RefreshRejectedError extends EngageVoiceAuthError {
+  declare readonly code: "refresh_rejected";
   override readonly name = "RefreshRejectedError";
 }
 
 /** The deprecated direct login refused the username, password or platform ID. */
 export class LoginRejectedError extends EngageVoiceAuthError {
+  declare readonly code: "login_rejected";
   override readonly name = "LoginRejectedError";
 }
 
@@ -64,6 +90,7 @@ export class LoginRejectedError extends EngageVoiceAuthError {
  * the same instance.
  */
 export class ReauthRequiredError extends EngageVoiceAuthError {
+  declare readonly code: "reauth_required";
   override readonly name = "ReauthRequiredError";
   /** The refusal of the refresh token that started it. */
   readonly refreshError: RefreshRejectedError;
@@ -81,6 +108,7 @@ export class ReauthRequiredError extends EngageVoiceAuthError {
 
 /** Too many calls: `retryAfterMs` says when the next one may be made. */
 export class RateLimitedError extends EngageVoiceAuthError {
+  declare readonly code: "rate_limited";
   override readonly name = "RateLimitedError";
   readonly retryAfterMs: number;
 
@@ -96,16 +124,19 @@ export class RateLimitedError extends EngageVoiceAuthError {
 
 /** Credentials would travel over plain HTTP to a host that is not loopback. */
 export class TransportRefusedError extends EngageVoiceAuthError {
+  declare readonly code: "transport_refused";
   override readonly name = "TransportRefusedError";
 }
 
 /** An answer the specification does not allow: an unexpected status, a 5xx, or a body without a token. */
 export class UnexpectedResponseError extends EngageVoiceAuthError {
+  declare readonly code: "unexpected_response";
   override readonly name = "UnexpectedResponseError";
 }
 
 /** The request did not get an answer: the connection failed, or it timed out (`timedOut`). */
 export class NetworkError extends EngageVoiceAuthError {
+  declare readonly code: "network_error";
   override readonly name = "NetworkError";
   readonly timedOut: boolean;
 
@@ -115,6 +146,24 @@ export class NetworkError extends EngageVoiceAuthError {
     super("network_error", `${what} ${timedOut ? "timed out" : "got no answer"}`, { cause });
     this.timedOut = timedOut;
   }
+}
+
+/**
+ * The credential of a call on the deprecated host was refused (`401`/`403`): an API token that was
+ * deleted or never existed, or an access token that expired. Get a new one; trying again will not help.
+ */
+export class CredentialRejectedError extends EngageVoiceAuthError {
+  declare readonly code: "credential_rejected";
+  override readonly name = "CredentialRejectedError";
+}
+
+/**
+ * A token manager's middleware was used on a client of another origin: it would send nothing, and
+ * the call would fail with a bare `401`.
+ */
+export class OriginMismatchError extends EngageVoiceAuthError {
+  declare readonly code: "origin_mismatch";
+  override readonly name = "OriginMismatchError";
 }
 
 /** Failures worth another try later: no answer, a 5xx or a 408. */

@@ -1,8 +1,11 @@
 export {
+  type AuthErrorCode,
+  CredentialRejectedError,
   EngageVoiceAuthError,
   ExchangeRejectedError,
   LoginRejectedError,
   NetworkError,
+  OriginMismatchError,
   RateLimitedError,
   ReauthRequiredError,
   RefreshRejectedError,
@@ -12,13 +15,22 @@ export {
 export {
   type ApiTokenMiddlewareOptions,
   type ApiTokens,
+  type ApiTokensByApiToken,
   type ApiTokensOptions,
   apiTokenMiddleware,
   apiTokens,
+  type BearerApiTokensOptions,
   type LegacyLoginOptions,
   legacyLogin,
+  type PermanentApiTokensOptions,
 } from "./legacy.js";
-export { createTokenManager, type TokenManager, type TokenManagerOptions } from "./manager.js";
+export { ResponseTooLargeError } from "./limited-fetch.js";
+export {
+  createTokenManager,
+  type RateLimitRetry,
+  type TokenManager,
+  type TokenManagerOptions,
+} from "./manager.js";
 export { memoryStore, type TokenStore } from "./store.js";
 export { fromStored, type Session, type TokenSet } from "./tokens.js";
 export type { Clock, FetchLike, Logger } from "./types.js";

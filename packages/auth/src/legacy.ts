@@ -1,8 +1,19 @@
 import { createLegacyClient, defaultBaseUrls, type Middleware } from "@engage-voice/client";
-import { LoginRejectedError } from "./errors.js";
+import { CredentialRejectedError, EngageVoiceAuthError, LoginRejectedError } from "./errors.js";
+import { limitedFetch } from "./limited-fetch.js";
+import {
+  integer,
+  invalid,
+  optionalFunction,
+  optionsOf,
+  requireBase,
+  requireLogger,
+  requireText,
+  requireToken,
+} from "./options.js";
 import { consoleLogger, failure, globalFetch, requestInit, send, tokenRequest } from "./requests.js";
 import type { TokenSet } from "./tokens.js";
-import { authorize, originOf, requireText, resolveBase } from "./transport.js";
+import { authorize, checkTransport, originOf } from "./transport.js";
 import type { Clock, FetchLike, Logger } from "./types.js";
 
 export interface LegacyLoginOptions {
@@ -21,7 +32,6 @@ export interface LegacyLoginOptions {
   allowInsecureHttp?: boolean;
 }
 
-const TOKENS = "/voice/api/v1/admin/token";
 const WARNED = Symbol.for("@engage-voice/auth.legacy-login-warned");
 
 /**
@@ -32,7 +42,13 @@ const WARNED = Symbol.for("@engage-voice/auth.legacy-login-warned");
  * {@link createTokenManager} with the token exchange.
  */
 export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet> {
-  const { logger = consoleLogger, clock = Date, timeoutMs = 30_000 } = options;
+  const given = optionsOf(options, "legacyLogin()", true);
+  const logger = requireLogger(given.logger, consoleLogger);
+  const clock = given.clock ?? Date;
+  if (typeof clock?.now !== "function") throw invalid("clock must be an object with now() (Date fits)");
+  const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, 600_000);
+  const onTokens = optionalFunction("onTokens", given.onTokens);
+  const fetch = optionalFunction("fetch", given.fetch) ?? globalFetch;
   const flags = globalThis as { [WARNED]?: boolean };
   if (!flags[WARNED]) {
     flags[WARNED] = true;
@@ -40,32 +56,44 @@ export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet
       "legacyLogin() uses the deprecated host, which will stop working at a date not yet announced: use createTokenManager()",
     );
   }
-  const base = resolveBase(options.baseUrl, defaultBaseUrls.legacy, options.allowInsecureHttp);
+  const base = requireBase(given.baseUrl, defaultBaseUrls.legacy, given.allowInsecureHttp);
   const query = {
-    username: requireText(options.username, "username"),
-    password: requireText(options.password, "password"),
-    platformId: requireText(options.platformId, "platformId"),
+    username: requireText(given.username, "username"),
+    password: requireText(given.password, "password"),
+    platformId: requireText(given.platformId, "platformId"),
   };
-  const client = createLegacyClient({ baseUrl: base.href, fetch: options.fetch ?? globalFetch });
+  const client = createLegacyClient({ baseUrl: base.origin, fetch: limitedFetch(fetch, { timeoutMs }) });
   const tokens = await tokenRequest(
     "The direct login",
-    () => client.POST("/api/auth/login/admin", { params: { query }, ...requestInit(timeoutMs) }),
+    () => client.POST("/api/auth/login/admin", { params: { query }, ...requestInit }),
     clock,
     { type: LoginRejectedError, code: "login_rejected" },
+    [query.password, query.username],
   );
-  await options.onTokens?.(tokens);
+  await onTokens?.(tokens);
   return tokens;
 }
 
-export interface ApiTokensOptions {
+interface ApiTokensCommonOptions {
   /** `{legacy_base_url}`; defaults to the client's, `https://portal.vacd.biz`. */
   baseUrl?: string;
-  /** A bearer access token (from a login or exchange), or a permanent API token. */
-  auth: { accessToken: string } | { apiToken: string };
   fetch?: FetchLike;
+  /** Per call, for the headers and the whole body. Default 30 000 ms, at most 600 000. */
   timeoutMs?: number;
   allowInsecureHttp?: boolean;
 }
+
+/** With a bearer access token (from a login or exchange): every call, creating tokens included. */
+export interface BearerApiTokensOptions extends ApiTokensCommonOptions {
+  auth: { accessToken: string };
+}
+
+/** With a permanent API token (`X-Auth-Token`): listing and deleting only. */
+export interface PermanentApiTokensOptions extends ApiTokensCommonOptions {
+  auth: { apiToken: string };
+}
+
+export type ApiTokensOptions = BearerApiTokensOptions | PermanentApiTokensOptions;
 
 export interface ApiTokens {
   /** Creates a new permanent API token (every call makes another one). */
@@ -77,72 +105,128 @@ export interface ApiTokens {
 }
 
 /**
+ * The calls an API token may make. Creating a token needs a bearer access token (the endpoint does
+ * not take `X-Auth-Token`), so `create` cannot be called here; at run time it fails with
+ * `bearer_required`.
+ */
+export type ApiTokensByApiToken = Omit<ApiTokens, "create"> & { readonly create: never };
+
+const TOKENS = "/voice/api/v1/admin/token";
+/** The document's `PermanentApiToken`: `<prefix>:<uuid-like identifier>`. */
+const PERMANENT_TOKEN = /^[^:\s/?#%]+:[0-9A-Za-z-]+$/;
+
+/**
  * Creates, lists and deletes permanent API tokens on the deprecated host, authenticated with a
- * bearer access token or with an API token (`X-Auth-Token`).
+ * bearer access token or with an API token (`X-Auth-Token`, list and delete only).
  *
  * @deprecated The deprecated host will stop working at a date not yet announced.
  */
-export function apiTokens(options: ApiTokensOptions): ApiTokens {
-  const { auth, timeoutMs = 30_000 } = options;
-  const base = resolveBase(options.baseUrl, defaultBaseUrls.legacy, options.allowInsecureHttp);
-  const credential: [header: "Authorization" | "X-Auth-Token", value: string] =
-    auth && "apiToken" in auth
-      ? ["X-Auth-Token", requireText(auth.apiToken, "auth.apiToken")]
-      : ["Authorization", `Bearer ${requireText(auth?.accessToken, "auth.accessToken")}`];
-  const client = createLegacyClient({ baseUrl: base.href, fetch: options.fetch ?? globalFetch });
+export function apiTokens(options: BearerApiTokensOptions): ApiTokens;
+/** @deprecated The deprecated host will stop working at a date not yet announced. */
+export function apiTokens(options: PermanentApiTokensOptions): ApiTokensByApiToken;
+/** @deprecated The deprecated host will stop working at a date not yet announced. */
+export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApiToken;
+export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApiToken {
+  const given = optionsOf(options, "apiTokens()", true);
+  const auth = given.auth as Partial<{ accessToken: unknown; apiToken: unknown }> | undefined;
+  if (typeof auth !== "object" || auth === null) {
+    throw invalid("apiTokens() needs auth.accessToken (a bearer access token) or auth.apiToken");
+  }
+  const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, 600_000);
+  const fetch = optionalFunction("fetch", given.fetch) ?? globalFetch;
+  const base = requireBase(given.baseUrl, defaultBaseUrls.legacy, given.allowInsecureHttp);
+  const byApiToken = "apiToken" in auth;
+  const secret = byApiToken
+    ? requireToken(auth.apiToken, "auth.apiToken")
+    : requireToken(auth.accessToken, "auth.accessToken");
+  const credential: [header: "Authorization" | "X-Auth-Token", value: string] = byApiToken
+    ? ["X-Auth-Token", secret]
+    : ["Authorization", `Bearer ${secret}`];
+  const client = createLegacyClient({ baseUrl: base.origin, fetch: limitedFetch(fetch, { timeoutMs }) });
   client.use({ onRequest: ({ request }) => authorize(request, ...credential) });
-  const init = () => requestInit(timeoutMs);
+  const refused = {
+    type: CredentialRejectedError,
+    code: "credential_rejected",
+    statuses: [401, 403],
+    hint: byApiToken
+      ? "the API token is unknown or was deleted"
+      : "the access token expired or is unknown: log in again",
+  } as const;
 
   /** One call: its answer's data, or the typed error for a failure or an answer the spec does not allow. */
   async function call(
     what: string,
     request: () => ReturnType<typeof send>,
     valid: (data: unknown) => boolean,
+    secrets: readonly string[] = [],
   ) {
     const result = await send(what, request);
-    if (!result.response.ok || !valid(result.data)) throw failure(what, result, Date.now());
+    if (!result.response.ok || !valid(result.data)) {
+      throw failure(what, result, Date.now(), refused, [secret, ...secrets]);
+    }
     return result.data;
   }
   const isText = (data: unknown): data is string => typeof data === "string" && data.trim() !== "";
 
   return {
     async create() {
-      const created = await call("Creating an API token", () => client.POST(TOKENS, init()), isText);
+      if (byApiToken) {
+        throw new EngageVoiceAuthError(
+          "bearer_required",
+          "Creating a permanent API token needs a bearer access token: apiTokens({ auth: { accessToken } }); an API token can only list and delete",
+        );
+      }
+      const created = await call("Creating an API token", () => client.POST(TOKENS, requestInit), isText);
       return (created as string).trim();
     },
     async list() {
       const valid = (data: unknown) => Array.isArray(data) && data.every(isText);
-      return (await call("Listing API tokens", () => client.GET(TOKENS, init()), valid)) as string[];
+      return (await call("Listing API tokens", () => client.GET(TOKENS, requestInit), valid)) as string[];
     },
-    async delete(token) {
-      const apiToken = requireText(token, "token");
+    async delete(token: string) {
+      const apiToken = requireToken(token, "token");
+      if (!PERMANENT_TOKEN.test(apiToken)) {
+        throw invalid("token must be a permanent API token of the shape <prefix>:<uuid>");
+      }
       // 200 with the text `true`, or 204 without a body.
       const valid = (data: unknown) => data === undefined || String(data).trim() === "true";
       await call(
         "Deleting an API token",
-        () => client.DELETE(`${TOKENS}/{apiToken}`, { params: { path: { apiToken } }, ...init() }),
+        () => client.DELETE(`${TOKENS}/{apiToken}`, { params: { path: { apiToken } }, ...requestInit }),
         valid,
+        [apiToken],
       );
     },
-  };
+  } as ApiTokens | ApiTokensByApiToken;
 }
 
 export interface ApiTokenMiddlewareOptions {
-  /** The only origin the token goes to; defaults to the client's default legacy host, `https://portal.vacd.biz`. */
+  /**
+   * The only origin the token goes to. Without it, the token goes to the origin of the client the
+   * middleware is used on.
+   */
   baseUrl?: string;
   allowInsecureHttp?: boolean;
 }
 
 /**
- * openapi-fetch middleware that sends a permanent API token as `X-Auth-Token` on every request to
- * one origin (`baseUrl`), and drops any `Authorization`, so the two never go together. Requests to
- * any other origin pass without it.
+ * openapi-fetch middleware that sends a permanent API token as `X-Auth-Token`, and drops any
+ * `Authorization`, so the two never go together. It authorises the requests of the client it is
+ * used on (`createLegacyClient({ baseUrl }).use(apiTokenMiddleware(token))`); given a `baseUrl`, only
+ * requests to that origin, and any other passes without it.
  */
-export function apiTokenMiddleware(apiToken: string, options: ApiTokenMiddlewareOptions = {}): Middleware {
-  const value = requireText(apiToken, "apiToken");
-  const { origin } = resolveBase(options.baseUrl, defaultBaseUrls.legacy, options.allowInsecureHttp);
+export function apiTokenMiddleware(apiToken: string, options?: ApiTokenMiddlewareOptions): Middleware {
+  const value = requireToken(apiToken, "apiToken");
+  const given = optionsOf(options, "apiTokenMiddleware()");
+  const insecure = given.allowInsecureHttp;
+  const fixed = given.baseUrl === undefined ? undefined : requireBase(given.baseUrl, "", insecure).origin;
+  if (fixed === undefined) requireBase(undefined, defaultBaseUrls.legacy, insecure);
   return {
-    onRequest: ({ request }) =>
-      originOf(request.url) === origin ? authorize(request, "X-Auth-Token", value) : undefined,
+    onRequest: ({ request, options: clientOptions }) => {
+      const origin = fixed ?? originOf(clientOptions.baseUrl);
+      if (originOf(request.url) !== origin) return undefined;
+      if (fixed === undefined) checkTransport(new URL(request.url), insecure === true);
+      return authorize(request, "X-Auth-Token", value);
+    },
   };
 }

@@ -1,18 +1,44 @@
-import { createClient, defaultBaseUrls, type Middleware } from "@engage-voice/client";
+import {
+  type ClientOptions,
+  createClient,
+  defaultBaseUrls,
+  type EngageVoiceClient,
+  type Middleware,
+} from "@engage-voice/client";
 import {
   EngageVoiceAuthError,
   ExchangeRejectedError,
   isTransient,
+  OriginMismatchError,
   RateLimitedError,
   ReauthRequiredError,
   RefreshRejectedError,
   safeCause,
 } from "./errors.js";
-import { consoleLogger, globalFetch, requestInit, tokenRequest } from "./requests.js";
+import { limitedFetch, readPrefix } from "./limited-fetch.js";
+import {
+  integer,
+  invalid,
+  optionalFunction,
+  optionsOf,
+  requireBase,
+  requireLogger,
+  requireStore,
+  requireToken,
+} from "./options.js";
+import { consoleLogger, globalFetch, requestInit, retryAfterMs, tokenRequest } from "./requests.js";
 import { memoryStore, type TokenStore } from "./store.js";
 import { fromStored, type Session, type TokenSet, toSession, withoutRefreshToken } from "./tokens.js";
-import { invalid, onOrigin, resolveBase, setBearer } from "./transport.js";
+import { onOrigin, setBearer } from "./transport.js";
 import type { Clock, FetchLike, Logger } from "./types.js";
+
+/** How `GET` calls answered `429` are tried again; `false` turns it off. */
+export interface RateLimitRetry {
+  /** Further tries of one call. Default 2. */
+  retries?: number;
+  /** The longest `Retry-After` worth waiting for; a longer one goes to the caller at once. Default 10 000 ms. */
+  maxWaitMs?: number;
+}
 
 export interface TokenManagerOptions {
   /** `{base_url}`; defaults to the client's, `https://engage.ringcentral.com`. */
@@ -42,12 +68,17 @@ export interface TokenManagerOptions {
   refreshWindow?: (lifetimeMs: number) => number;
   /** Further attempts after a transient failure when no valid token is left. Default 2. */
   retries?: number;
-  /** Per token call. Default 30 000 ms. */
+  /** Per token call, for the headers and the whole body. Default 30 000 ms, at most 600 000. */
   timeoutMs?: number;
   /** The exchange endpoint's limit. Default 5 (observed). */
   exchangesPerMinute?: number;
   /** Allows credentials over plain http: to hosts other than loopback. */
   allowInsecureHttp?: boolean;
+  /**
+   * API calls made with `GET` (the idempotent ones) that are answered `429` wait for `Retry-After`
+   * and go again, through the middleware, `fetch` and `client()`. Other methods never do.
+   */
+  rateLimitRetry?: RateLimitRetry | false;
 }
 
 export interface TokenManager {
@@ -55,9 +86,21 @@ export interface TokenManager {
   getAccessToken(): Promise<string>;
   /** Renews now (joining a renewal already under way) and returns the new token set. */
   refresh(): Promise<TokenSet>;
-  /** openapi-fetch middleware for a client of the same host: `client.use(auth.middleware)`. */
+  /**
+   * A client of the manager's host that this manager authorises: the base URL is given once, to the
+   * manager. Every other openapi-fetch option passes through.
+   */
+  client(options?: Omit<ClientOptions, "baseUrl" | "fetch">): EngageVoiceClient;
+  /**
+   * openapi-fetch middleware for a client of the manager's origin: `client.use(auth.middleware)`. On
+   * a client of another origin it fails each request with an {@link OriginMismatchError} before
+   * anything is sent.
+   */
   readonly middleware: Middleware;
-  /** A fetch that authorises requests to the same origin as `baseUrl`. */
+  /**
+   * A fetch that authorises requests to the manager's origin; requests to any other origin pass
+   * through untouched, since one fetch may serve many hosts.
+   */
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   /** The current session's account data, without secrets; `undefined` before the first token. */
   session(): Session | undefined;
@@ -66,9 +109,7 @@ export interface TokenManager {
 }
 
 const MINUTE = 60_000;
-/** Whether the server called the token expired: a 401 whose text says so. */
-const saidExpired = async (response: Response) =>
-  response.status === 401 && /jwt is expired/i.test(await response.clone().text());
+const defaultWindow = (lifetime: number) => Math.min(lifetime * 0.2, MINUTE);
 
 function timerSleep(ms: number): Promise<void> {
   return new Promise((resolve) => {
@@ -82,31 +123,39 @@ function timerSleep(ms: number): Promise<void> {
  * its refresh window is still handed out while one renewal, shared by every caller, runs.
  */
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
-  const {
-    rcAccessToken,
-    store = memoryStore(),
-    onTokens,
-    logger = consoleLogger,
-    clock = Date,
-    sleep = timerSleep,
-    random = Math.random,
-    refreshWindow = (lifetime) => Math.min(lifetime * 0.2, MINUTE),
-    retries = 2,
-    timeoutMs = 30_000,
-    exchangesPerMinute = 5,
-  } = options;
-  if (typeof rcAccessToken !== "function") requireToken(rcAccessToken);
-  for (const [name, value, least] of [
-    ["retries", retries, 0],
-    ["timeoutMs", timeoutMs, 1],
-    ["exchangesPerMinute", exchangesPerMinute, 1],
-  ] as const) {
-    if (!Number.isInteger(value) || value < least)
-      throw invalid(`${name} must be an integer of at least ${least}`);
+  const given = optionsOf(options, "createTokenManager()", true);
+  const { rcAccessToken } = given;
+  if (typeof rcAccessToken !== "function") requireParentToken(rcAccessToken);
+  const store = requireStore(given.store) ?? memoryStore();
+  const onTokens = optionalFunction("onTokens", given.onTokens);
+  const logger = requireLogger(given.logger, consoleLogger);
+  const clock = given.clock ?? Date;
+  if (typeof clock?.now !== "function") throw invalid("clock must be an object with now() (Date fits)");
+  const sleep = optionalFunction("sleep", given.sleep) ?? timerSleep;
+  const random = optionalFunction("random", given.random) ?? Math.random;
+  const refreshWindow = optionalFunction("refreshWindow", given.refreshWindow) ?? defaultWindow;
+  for (const lifetime of [2_000, 300_000]) {
+    const window = refreshWindow(lifetime);
+    if (typeof window !== "number" || !Number.isFinite(window) || window < 0) {
+      throw invalid("refreshWindow must return a finite number of ms of at least 0 for every lifetime");
+    }
   }
-  const base = resolveBase(options.baseUrl, defaultBaseUrls.main, options.allowInsecureHttp);
-  const baseFetch = options.fetch ?? globalFetch;
-  const client = createClient({ baseUrl: base.href, fetch: baseFetch });
+  const retries = integer("retries", given.retries, 2, 0, 10);
+  const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, 600_000);
+  const exchangesPerMinute = integer("exchangesPerMinute", given.exchangesPerMinute, 5, 1, 1_000);
+  const retry429 =
+    given.rateLimitRetry === false
+      ? { retries: 0, maxWaitMs: 0 }
+      : (() => {
+          const policy = optionsOf(given.rateLimitRetry, "rateLimitRetry");
+          return {
+            retries: integer("rateLimitRetry.retries", policy.retries, 2, 0, 10),
+            maxWaitMs: integer("rateLimitRetry.maxWaitMs", policy.maxWaitMs, 10_000, 0, 600_000),
+          };
+        })();
+  const base = requireBase(given.baseUrl, defaultBaseUrls.main, given.allowInsecureHttp);
+  const baseFetch = optionalFunction("fetch", given.fetch) ?? globalFetch;
+  const client = createClient({ baseUrl: base.origin, fetch: limitedFetch(baseFetch, { timeoutMs }) });
 
   let tokens: TokenSet | undefined;
   let renewal: Promise<TokenSet> | undefined;
@@ -115,6 +164,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   let failures = 0;
   let nextAttemptAt = 0;
   let exchangeBlockedUntil = 0;
+  let warnedShortLived = false;
   const exchangeTimes: number[] = [];
   // Store writes run one after another, so a logout's clear always lands after an earlier set.
   let writes: Promise<unknown> = Promise.resolve();
@@ -126,7 +176,10 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
 
   const window = (t: TokenSet) => {
     const lifetime = Math.max(0, t.expiresAt - t.obtainedAt);
-    return Math.min(Math.max(0, refreshWindow(lifetime)), lifetime / 2);
+    const wanted = refreshWindow(lifetime);
+    // A window that is not a number would renew on every call: the default stands in for it.
+    const safe = Number.isFinite(wanted) && wanted >= 0 ? wanted : defaultWindow(lifetime);
+    return Math.min(safe, lifetime / 2);
   };
   /** Not yet in the refresh window. */
   const fresh = (t: TokenSet, now: number) => now < t.expiresAt - window(t);
@@ -146,7 +199,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     } catch (cause) {
       throw new EngageVoiceAuthError("parent_token_failed", "rcAccessToken() failed", { cause });
     }
-    return requireToken(value);
+    return requireParentToken(value);
   }
 
   async function exchange(): Promise<TokenSet> {
@@ -165,10 +218,13 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
           client.POST("/api/auth/login/rc/accesstoken", {
             params: { query: { includeRefresh: true } },
             body: { rcAccessToken: rcToken, rcTokenType: "Bearer" },
-            ...requestInit(timeoutMs),
+            ...requestInit,
           }),
         clock,
         { type: ExchangeRejectedError, code: "exchange_rejected" },
+        [rcToken],
+        undefined,
+        (tokens?.sequence ?? 0) + 1,
       );
     } catch (error) {
       if (error instanceof RateLimitedError) exchangeBlockedUntil = clock.now() + error.retryAfterMs;
@@ -182,10 +238,11 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       () =>
         client.POST("/api/auth/token/refresh", {
           body: { refresh_token: current.refreshToken, rcTokenType: "Bearer" },
-          ...requestInit(timeoutMs),
+          ...requestInit,
         }),
       clock,
       { type: RefreshRejectedError, code: "refresh_rejected" },
+      [current.refreshToken, current.accessToken],
       current,
     );
   }
@@ -201,6 +258,12 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       }
     });
     if (gen !== generation) throw loggedOut();
+    if (next.expiresAt - next.obtainedAt < 1_000 && !warnedShortLived) {
+      warnedShortLived = true;
+      logger.warn?.(
+        "Access tokens live less than 1 s once the clock's resolution and the round trip are taken off: they cannot be renewed ahead of expiry, so each call renews",
+      );
+    }
     tokens = next;
     failures = 0;
     nextAttemptAt = 0;
@@ -245,12 +308,9 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       logger.error?.(`The token store could not be read: ${describe(error)}`);
     }
     if (gen !== generation) throw loggedOut();
-    // Another manager on a shared store may have renewed already: its set is the newest.
-    if (
-      stored &&
-      stored.accessToken !== tokens?.accessToken &&
-      stored.expiresAt >= (tokens?.expiresAt ?? 0)
-    ) {
+    // Another manager on a shared store may have renewed already. Which set is newer is decided by
+    // `sequence`, not by expiry times: those are on each process's own clock, which may be off.
+    if (stored && stored.accessToken !== tokens?.accessToken && stored.sequence >= (tokens?.sequence ?? 0)) {
       tokens = stored;
     }
     const now = clock.now();
@@ -320,27 +380,76 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const origin = base.origin;
   const bearer = (request: Request, token: string) => setBearer(request, `Bearer ${token}`);
   // A request without a body can be sent again as it is; one with a body is copied before it is read.
-  const authorized = new WeakMap<Request, { token: string; replay: Request }>();
+  const authorized = new WeakMap<Request, { token: string; replay: Request | undefined }>();
+
+  /**
+   * What follows an answer to an authorised request, for the middleware and `fetch` alike: a `401
+   * Jwt is expired` is sent once more with a newer token, and a `GET` answered `429` waits for
+   * `Retry-After` and goes again. `undefined` keeps the answer as it is.
+   */
+  async function followUp(
+    sent: { token: string; replay: Request | undefined },
+    response: Response,
+    send: FetchLike,
+  ): Promise<Response | undefined> {
+    let answer = response;
+    let token = sent.token;
+    if (answer.status === 401 && /jwt is expired/i.test(await readPrefix(answer, 256, timeoutMs))) {
+      token = await renewedAfter(token);
+      if (!sent.replay) {
+        await answer.body?.cancel();
+        throw new EngageVoiceAuthError(
+          "request_not_replayable",
+          "The access token expired and was renewed, but a stream body cannot be sent twice: send the request again",
+          { status: 401 },
+        );
+      }
+      answer = await send(bearer(sent.replay, token));
+    }
+    for (
+      let attempt = 0;
+      answer.status === 429 && sent.replay?.method === "GET" && attempt < retry429.retries;
+      attempt++
+    ) {
+      const wait = retryAfterMs(answer, clock.now());
+      if (wait > retry429.maxWaitMs) break;
+      await answer.body?.cancel();
+      logger.warn?.(`A GET was rate limited: trying again in ${wait} ms`);
+      await sleep(wait);
+      answer = await send(bearer(sent.replay, servableToken() ?? (await getAccessToken())));
+    }
+    return answer === response ? undefined : answer;
+  }
+
+  /** Credentialed requests never follow a redirect, whatever fetch does with headers on one. */
+  const manual = (request: Request) =>
+    request.redirect === "manual" ? request : new Request(request, { redirect: "manual" });
 
   const middleware: Middleware = {
     async onRequest({ request }) {
-      if (!onOrigin(request.url, origin)) return undefined;
+      if (!onOrigin(request.url, origin)) throw mismatch(request.url);
       // The per-call path: no await while the cached token is good.
       const token = servableToken() ?? (await getAccessToken());
-      const sent = bearer(request, token);
+      const sent = bearer(manual(request), token);
       authorized.set(sent, { token, replay: sent.body === null ? sent : sent.clone() });
       return sent;
     },
     async onResponse({ request, response, options: clientOptions }) {
       const entry = authorized.get(request);
       authorized.delete(request);
-      if (!entry || !(await saidExpired(response))) return undefined;
-      const replay = bearer(entry.replay, await renewedAfter(entry.token));
       // Called unbound: a browser's fetch refuses to run as a method of another object.
       const clientFetch = clientOptions.fetch;
-      return clientFetch(replay);
+      return entry ? followUp(entry, response, (r) => clientFetch(r)) : undefined;
     },
   };
+
+  function mismatch(url: string): OriginMismatchError {
+    const other = new URL(url).origin;
+    return new OriginMismatchError(
+      "origin_mismatch",
+      `This client sends requests to ${other}, but the token manager authorises ${origin} only: use auth.client(), or give both the same base URL (createTokenManager({ baseUrl: "${other}" }))`,
+    );
+  }
 
   async function authFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     // A Request given alone is authorised as it is (as openapi-fetch hands it over with `fetch:
@@ -348,27 +457,19 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     if (!onOrigin(request.url, origin)) return baseFetch(request);
     const token = servableToken() ?? (await getAccessToken());
-    const sent = bearer(request, token);
+    const sent = bearer(manual(request), token);
     // A stream is read once; buffering one to replay it could hold an upload of any size in memory.
     const replay =
       sent.body === null ? sent : init?.body instanceof ReadableStream ? undefined : sent.clone();
     const response = await baseFetch(sent);
-    if (!(await saidExpired(response))) return response;
-    const renewed = await renewedAfter(token);
-    if (!replay) {
-      await response.body?.cancel();
-      throw new EngageVoiceAuthError(
-        "request_not_replayable",
-        "The access token expired and was renewed, but a stream body cannot be sent twice: send the request again",
-        { status: 401 },
-      );
-    }
-    return baseFetch(bearer(replay, renewed));
+    return (await followUp({ token, replay }, response, baseFetch)) ?? response;
   }
 
   return {
     getAccessToken,
     refresh: () => acquire(null),
+    client: (clientOptions) =>
+      createClient({ redirect: "manual", ...clientOptions, baseUrl: origin, fetch: authFetch }),
     middleware,
     fetch: authFetch,
     session: () => (tokens ? toSession(tokens) : undefined),
@@ -378,16 +479,25 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       renewal = undefined;
       failures = 0;
       nextAttemptAt = 0;
-      await write(() => store.clear());
+      await write(async () => {
+        try {
+          await store.clear();
+        } catch (error) {
+          // A custom store's message may quote what it held.
+          throw new EngageVoiceAuthError("store_failed", "The token store could not be cleared", {
+            cause: error,
+          });
+        }
+      });
     },
   };
 }
 
-function requireToken(value: unknown): string {
-  if (typeof value !== "string" || value.trim() === "") {
+function requireParentToken(value: unknown): string {
+  if (typeof value !== "string" && typeof value !== "function") {
     throw invalid("rcAccessToken must be a non-empty string or a function that returns one");
   }
-  return value;
+  return requireToken(value, "rcAccessToken");
 }
 
 /** A log-safe description: this package's messages hold no secret; foreign ones are not quoted. */

@@ -14,6 +14,11 @@ export type TokenSet = TokenResponse & {
   readonly expiresAt: number;
   /** When the token response arrived: epoch ms on the local clock. */
   readonly obtainedAt: number;
+  /**
+   * Orders the sets of one store without reading any clock: every renewal's set is one more than the
+   * newest set its manager knew of. A set stored before this field existed counts as 0.
+   */
+  readonly sequence: number;
 };
 
 /** What a session is about, without any secret. */
@@ -38,6 +43,7 @@ function redacted(this: TokenSet) {
     tokenType: this.tokenType,
     expiresAt: this.expiresAt,
     obtainedAt: this.obtainedAt,
+    sequence: this.sequence,
   };
 }
 
@@ -51,8 +57,25 @@ const proto = Object.create(Object.prototype, {
   [Symbol.for("nodejs.util.inspect.custom")]: { value: described },
 });
 
-function wrap(fields: TokenResponse & { expiresAt: number; obtainedAt: number }): TokenSet {
-  return Object.assign(Object.create(proto), fields, { tokenType: "Bearer" });
+type Fields = TokenResponse & { expiresAt: number; obtainedAt: number; sequence: number };
+
+/**
+ * Copies fields one by one as own data properties: `Object.assign` would call the `__proto__` setter
+ * for a `"__proto__"` key of parsed JSON and swap the redacting prototype away.
+ */
+function wrap(fields: Fields): TokenSet {
+  const set = Object.create(proto);
+  for (const key of Object.keys(fields)) {
+    if (key === "__proto__") continue;
+    Object.defineProperty(set, key, {
+      value: fields[key as keyof Fields],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  set.tokenType = "Bearer";
+  return set;
 }
 
 /** The `exp` and `iat` claims of a JWT, in seconds; empty for anything else. Signatures are not checked. */
@@ -69,25 +92,46 @@ export function claims(jwt: string): { exp?: unknown; iat?: unknown } {
 const seconds = (value: unknown) =>
   typeof value === "number" && Number.isFinite(value) ? value * 1000 : NaN;
 
+/** Whole-second claims and `Date` headers: the server's clock may be up to this far past them. */
+const SECOND = 1000;
+
+export interface Receipt {
+  /** When the token call was sent (local clock); the answer was stamped between this and `receivedAt`. */
+  sentAt?: number;
+  /** The `sequence` of the new set; by default one more than `previous`'s. */
+  sequence?: number;
+}
+
 /**
  * Builds a token set from a token response that arrived at `receivedAt` (local clock). The server's
  * clock is read from the JWT `iat` claim and the `Date` header, whichever is later, so the remaining
- * lifetime (`exp` minus server time) does not depend on the local clock being right. Without an
- * `exp`, the access token is taken to live 5 minutes. A response without a refresh token keeps
- * `previous`'s.
+ * lifetime (`exp` minus server time) does not depend on the local clock being right. Both have
+ * whole-second resolution and were stamped before the answer travelled back, so the expiry is the
+ * earliest the token can expire: one second and the round trip before the naive one. Without `iat`
+ * or `Date`, the local clock stands in for the server's. Without an `exp`, the access token is
+ * taken to live 5 minutes. A response without a refresh token keeps `previous`'s.
  */
 export function toTokenSet(
   response: TokenResponse,
   receivedAt: number,
   date: string | null,
   previous?: TokenSet,
+  receipt: Receipt = {},
 ): TokenSet {
   const { exp, iat } = claims(response.accessToken);
   const serverNow = Math.max(...[seconds(iat), Date.parse(date ?? "")].filter(Number.isFinite));
+  const roundTrip = Math.max(0, receivedAt - (receipt.sentAt ?? receivedAt));
   const remaining = Number.isFinite(seconds(exp))
-    ? seconds(exp) - (Number.isFinite(serverNow) ? serverNow : receivedAt)
+    ? Number.isFinite(serverNow)
+      ? seconds(exp) - serverNow - SECOND - roundTrip
+      : seconds(exp) - receivedAt
     : DEFAULT_LIFETIME_MS;
-  const fields = { ...response, expiresAt: receivedAt + Math.max(0, remaining), obtainedAt: receivedAt };
+  const fields: Fields = {
+    ...response,
+    expiresAt: receivedAt + Math.max(0, remaining),
+    obtainedAt: receivedAt,
+    sequence: receipt.sequence ?? (previous?.sequence ?? 0) + 1,
+  };
   const refreshToken = response.refreshToken || previous?.refreshToken;
   if (refreshToken) fields.refreshToken = refreshToken;
   else delete fields.refreshToken;
@@ -101,15 +145,15 @@ export function toTokenSet(
 export function fromStored(value: unknown): TokenSet | undefined {
   const v = value as Partial<TokenSet> | null | undefined;
   if (
-    typeof v?.accessToken !== "string" ||
-    v.accessToken === "" ||
-    typeof v.expiresAt !== "number" ||
-    typeof v.obtainedAt !== "number" ||
-    (v.refreshToken !== undefined && typeof v.refreshToken !== "string")
+    !isHeaderSafe(v?.accessToken) ||
+    !Number.isFinite(v?.expiresAt) ||
+    !Number.isFinite(v?.obtainedAt) ||
+    (v?.refreshToken !== undefined && typeof v.refreshToken !== "string")
   ) {
     return undefined;
   }
-  return wrap(v as TokenSet);
+  const sequence = Number.isSafeInteger(v?.sequence) && (v?.sequence as number) >= 0 ? v?.sequence : 0;
+  return wrap({ ...(v as TokenSet), sequence: sequence as number });
 }
 
 /** The same token set without its refresh token, once that token is known to be spent. */
@@ -118,11 +162,23 @@ export function withoutRefreshToken(tokens: TokenSet): TokenSet {
   return wrap(rest);
 }
 
+/**
+ * Whether `value` can be sent as a header value as it is: visible ASCII, no spaces, no line breaks.
+ * JWTs, refresh tokens and API tokens all are; anything else would fail inside fetch with a message
+ * that quotes it.
+ */
+export function isHeaderSafe(value: unknown): value is string {
+  return typeof value === "string" && /^[\x21-\x7e]{1,16384}$/.test(value);
+}
+
 export function toSession(tokens: TokenSet): Session {
-  const agentDetails = tokens.agentDetails ?? [];
+  // An answer may hold anything here: only objects count as agents, only string IDs as account IDs.
+  const agentDetails = (Array.isArray(tokens.agentDetails) ? tokens.agentDetails : []).filter(
+    (agent): agent is AgentDetail => typeof agent === "object" && agent !== null,
+  );
   const session: Session = {
     agentDetails,
-    accountIds: agentDetails.map((agent) => agent.accountId),
+    accountIds: agentDetails.map((agent) => agent.accountId).filter((id) => typeof id === "string"),
     expiresAt: tokens.expiresAt,
   };
   for (const key of ["adminId", "adminUrl", "agentUrl", "ssoLogin", "mainAccountId"] as const) {

@@ -1,4 +1,4 @@
-import { EngageVoiceAuthError, TransportRefusedError } from "./errors.js";
+import { TransportRefusedError } from "./errors.js";
 
 const isLoopback = (host: string) => host === "localhost" || host === "[::1]" || /^127(\.\d+){3}$/.test(host);
 
@@ -13,29 +13,6 @@ export function checkTransport(url: URL, allowInsecureHttp = false): void {
     "transport_refused",
     `Refusing to send credentials over ${url.protocol} to ${url.hostname}: use https:, http: to a loopback host, or set allowInsecureHttp`,
   );
-}
-
-/** Parses and checks a base URL before any credential is near it. */
-export function resolveBase(baseUrl: string | undefined, fallback: string, allowInsecureHttp?: boolean): URL {
-  let url: URL;
-  try {
-    url = new URL(baseUrl ?? fallback);
-  } catch {
-    throw invalid("baseUrl must be an absolute URL such as https://engage.ringcentral.com");
-  }
-  if (url.username || url.password) throw invalid("baseUrl must not contain a username or password");
-  checkTransport(url, allowInsecureHttp);
-  return url;
-}
-
-export function invalid(message: string): EngageVoiceAuthError {
-  return new EngageVoiceAuthError("invalid_options", message);
-}
-
-/** Throws unless `value` is a non-empty string; names the option, never its value. */
-export function requireText(value: unknown, name: string): string {
-  if (typeof value !== "string" || value.trim() === "") throw invalid(`${name} must be a non-empty string`);
-  return value;
 }
 
 export function originOf(url: string | undefined): string | undefined {

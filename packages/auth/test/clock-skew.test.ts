@@ -50,12 +50,17 @@ describe("clock skew", () => {
     expect(claims("h.e30.s")).toEqual({});
   });
 
-  it("prefers the later of iat and Date, and trusts the local clock without either", () => {
+  it("prefers the later of iat and Date, takes off their second and the round trip, and trusts the local clock without either", () => {
     const payload = (body: object) => `h.${btoa(JSON.stringify(body)).replace(/=+$/, "")}.s`;
     const now = Date.UTC(2025, 0, 1);
     const token = payload({ iat: now / 1000 - 100, exp: now / 1000 + 200 });
-    expect(toTokenSet({ accessToken: token }, 5, new Date(now).toUTCString()).expiresAt).toBe(5 + 200_000);
-    expect(toTokenSet({ accessToken: token }, 5, null).expiresAt).toBe(5 + 300_000);
+    // The server's clock may be up to a second past whole-second claims: the earliest expiry counts.
+    expect(toTokenSet({ accessToken: token }, 5, new Date(now).toUTCString()).expiresAt).toBe(5 + 199_000);
+    expect(toTokenSet({ accessToken: token }, 5, null).expiresAt).toBe(5 + 299_000);
+    // ...and so may the time the answer took to come back.
+    expect(toTokenSet({ accessToken: token }, 705, null, undefined, { sentAt: 5 }).expiresAt).toBe(
+      705 + 298_300,
+    );
     const bare = payload({ exp: now / 1000 + 60 });
     expect(toTokenSet({ accessToken: bare }, now, null).expiresAt).toBe(now + 60_000);
     expect(toTokenSet({ accessToken: bare }, now + 120_000, null).expiresAt).toBe(now + 120_000);

@@ -106,14 +106,14 @@ describe("typed errors", () => {
     expect(new NetworkError("x", "a string").cause).toBeInstanceOf(Error);
     expect(new NetworkError("x", null).cause).toBeInstanceOf(Error);
     expect(new NetworkError("x", new DOMException("t", "TimeoutError")).timedOut).toBe(true);
-    expect(new EngageVoiceAuthError("c", "m").cause).toBeUndefined();
+    expect(new EngageVoiceAuthError("store_failed", "m").cause).toBeUndefined();
   });
 
   it("tell transient failures from final ones", () => {
     expect(isTransient(new NetworkError("x", new Error("e")))).toBe(true);
-    expect(isTransient(new UnexpectedResponseError("u", "m", { status: 503 }))).toBe(true);
-    expect(isTransient(new UnexpectedResponseError("u", "m", { status: 408 }))).toBe(true);
-    expect(isTransient(new UnexpectedResponseError("u", "m", { status: 404 }))).toBe(false);
+    expect(isTransient(new UnexpectedResponseError("unexpected_response", "m", { status: 503 }))).toBe(true);
+    expect(isTransient(new UnexpectedResponseError("unexpected_response", "m", { status: 408 }))).toBe(true);
+    expect(isTransient(new UnexpectedResponseError("unexpected_response", "m", { status: 404 }))).toBe(false);
     expect(isTransient(new RateLimitedError(1, "m"))).toBe(false);
     expect(isTransient(new Error("x"))).toBe(false);
   });

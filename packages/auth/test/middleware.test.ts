@@ -1,6 +1,6 @@
 import { createClient } from "@engage-voice/client";
 import { describe, expect, it } from "vitest";
-import { EngageVoiceAuthError } from "../src/index.js";
+import { EngageVoiceAuthError, OriginMismatchError } from "../src/index.js";
 import { BASE, setup } from "./fake-server.js";
 
 const ACCOUNTS = `${BASE}/voice/api/v1/admin/accounts`;
@@ -144,11 +144,16 @@ describe("401 Jwt is expired", () => {
     expect(sent.headers.has("X-Auth-Token")).toBe(false);
   });
 
-  it("leaves requests to other origins alone", async () => {
+  it("fetch leaves requests to other origins alone; the middleware refuses a client of another origin", async () => {
     const s = setup();
     const other = createClient({ baseUrl: "https://other.example.test", fetch: s.server.fetch });
     other.use(s.auth.middleware);
-    await other.GET("/voice/api/v1/admin/accounts");
+    const error = await other.GET("/voice/api/v1/admin/accounts").catch((e) => e);
+    expect(error).toBeInstanceOf(OriginMismatchError);
+    expect(error.code).toBe("origin_mismatch");
+    expect(error.message).toContain("https://other.example.test");
+    expect(error.message).toContain(BASE);
+    expect(s.server.requests).toHaveLength(0); // failed before anything was sent
     await s.auth.fetch("https://other.example.test/voice/api/v1/admin/accounts");
     await s.auth.fetch("http://engage.example.test/voice/api/v1/admin/accounts");
     expect(s.server.requests.every((r) => !r.headers.has("Authorization"))).toBe(true);

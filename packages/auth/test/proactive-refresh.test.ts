@@ -36,14 +36,16 @@ describe("proactive refresh", () => {
     expect(server.calls.refresh).toBe(1);
   });
 
-  it("sizes the window to the token's lifetime: a 2-second token refreshes in its last 0.4 s", async () => {
+  it("sizes the window to the token's lifetime: a 2-second token, known to live 1 s, refreshes in its last 0.2 s", async () => {
     const onTokens = vi.fn();
     const { auth, server, clock } = setup({ onTokens }, { lifetimeSeconds: 2 });
     const first = await auth.getAccessToken();
-    clock.advance(1_500);
+    // Whole-second claims: a 2-second token may have been stamped up to a second before its iat says.
+    expect(auth.session()?.expiresAt).toBe(clock.now() + 1_000);
+    clock.advance(700);
     expect(await auth.getAccessToken()).toBe(first);
     expect(server.calls.refresh).toBe(0);
-    clock.advance(200); // 0.3 s left: in the window, outside the last 0.1 s
+    clock.advance(150); // 0.15 s left: in the window, outside the last 0.05 s
     const renewed = nextTokens(onTokens);
     expect(await auth.getAccessToken()).toBe(first);
     await renewed;

@@ -1,0 +1,112 @@
+import { EngageVoiceAuthError } from "./errors.js";
+import type { TokenStore } from "./store.js";
+import { isHeaderSafe } from "./tokens.js";
+import { checkTransport } from "./transport.js";
+
+/**
+ * One validator for the options of every public function: each check names the option and what it
+ * accepts, and never quotes the value (it may be a token or a password).
+ */
+export function invalid(message: string): EngageVoiceAuthError {
+  return new EngageVoiceAuthError("invalid_options", message);
+}
+
+/** The options object itself: `undefined` counts as empty where every option is optional. */
+export function optionsOf<T extends object>(value: T | undefined | null, call: string, required = false): T {
+  if (value === undefined && !required) return {} as T;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw invalid(`${call} needs an options object`);
+  }
+  return value;
+}
+
+/** An integer within [least, most], or `fallback` when absent. */
+export function integer(name: string, value: unknown, fallback: number, least: number, most: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || (value as number) < least || (value as number) > most) {
+    throw invalid(`${name} must be an integer from ${least} to ${most}`);
+  }
+  return value as number;
+}
+
+export function boolean(name: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== "boolean") throw invalid(`${name} must be true or false`);
+  return value;
+}
+
+/** A function, or `undefined` when absent. */
+export function optionalFunction<F>(name: string, value: F | undefined): F | undefined {
+  if (value !== undefined && typeof value !== "function") throw invalid(`${name} must be a function`);
+  return value;
+}
+
+/** Throws unless `value` is a non-empty string; names the option, never its value. */
+export function requireText(value: unknown, name: string): string {
+  if (typeof value !== "string" || value.trim() === "") throw invalid(`${name} must be a non-empty string`);
+  return value;
+}
+
+/** A token that goes into a header: visible ASCII without spaces or line breaks. */
+export function requireToken(value: unknown, name: string): string {
+  requireText(value, name);
+  if (!isHeaderSafe(value)) {
+    throw invalid(`${name} must be a token of visible ASCII characters, without spaces or line breaks`);
+  }
+  return value as string;
+}
+
+export function requireStore(value: unknown): TokenStore | undefined {
+  if (value === undefined) return undefined;
+  const store = value as Partial<TokenStore> | null;
+  if (
+    typeof store !== "object" ||
+    store === null ||
+    typeof store.get !== "function" ||
+    typeof store.set !== "function" ||
+    typeof store.clear !== "function" ||
+    (store.lock !== undefined && typeof store.lock !== "function")
+  ) {
+    throw invalid("store must be a TokenStore: an object with get, set and clear (and optionally lock)");
+  }
+  return store as TokenStore;
+}
+
+export function requireLogger<L extends object>(value: L | undefined, fallback: L): L {
+  if (value === undefined) return fallback;
+  if (typeof value !== "object" || value === null) {
+    throw invalid("logger must be an object with optional warn and error methods (console fits)");
+  }
+  for (const level of ["debug", "info", "warn", "error"] as const) {
+    const method = (value as Record<string, unknown>)[level];
+    if (method !== undefined && typeof method !== "function")
+      throw invalid(`logger.${level} must be a function`);
+  }
+  return value;
+}
+
+/**
+ * The origin of a base URL, checked before any credential is near it. The document's paths start at
+ * the host root, so a path, query or fragment would send credentials to a wrong place on the host;
+ * a user name or password in it would end up in messages.
+ */
+export function requireBase(baseUrl: unknown, fallback: string, allowInsecureHttp: unknown): URL {
+  const insecure = boolean("allowInsecureHttp", allowInsecureHttp, false);
+  if (baseUrl !== undefined && typeof baseUrl !== "string") {
+    throw invalid("baseUrl must be a string such as https://engage.ringcentral.com");
+  }
+  let url: URL;
+  try {
+    url = new URL(baseUrl ?? fallback);
+  } catch {
+    throw invalid("baseUrl must be an absolute URL such as https://engage.ringcentral.com");
+  }
+  if (url.username || url.password) throw invalid("baseUrl must not contain a username or password");
+  if (url.pathname !== "/" || url.search || url.hash || /[?#]/.test(baseUrl ?? "")) {
+    throw invalid(
+      `baseUrl must be an origin without a path, query or fragment, such as ${url.origin}: the API's paths start at the host root`,
+    );
+  }
+  checkTransport(url, insecure);
+  return url;
+}
