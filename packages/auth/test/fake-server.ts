@@ -54,6 +54,10 @@ export interface ServerOptions {
   refreshWithoutRefreshToken?: boolean;
   /** Answer a delete with 204 and no body. */
   deleteStatus?: 200 | 204;
+  /** How `exp` is made whole seconds from the issue time plus the lifetime. Default: from the whole-second `iat`. */
+  expRounding?: "iat" | "up" | "down";
+  /** Time a token call takes: half before the token is issued, half after (the clock advances). */
+  tokenLatencyMs?: number;
 }
 
 export const LEGACY_USER = {
@@ -64,6 +68,7 @@ export const LEGACY_USER = {
 
 export function fakeServer(options: ServerOptions) {
   const { clock, skewMs = 0, lifetimeSeconds = 300, iat = true, date = true, jwt = true } = options;
+  const { expRounding = "iat", tokenLatencyMs = 0 } = options;
   const serverNow = () => clock.now() + skewMs;
   const calls: Record<Endpoint, number> = {
     exchange: 0,
@@ -86,6 +91,8 @@ export function fakeServer(options: ServerOptions) {
   const remainingAtUse: number[] = [];
   /** Refresh tokens sent, in order. */
   const refreshTokensSent: string[] = [];
+  /** API calls answered `401 Jwt is expired`. */
+  let expiredAnswers = 0;
   const requests: Request[] = [];
   let serial = 0;
 
@@ -94,7 +101,13 @@ export function fakeServer(options: ServerOptions) {
   function issue(withRefresh: boolean) {
     serial++;
     const issuedAt = Math.floor(serverNow() / 1000);
-    const exp = issuedAt + lifetimeSeconds;
+    const exact = serverNow() / 1000 + lifetimeSeconds;
+    const exp =
+      expRounding === "up"
+        ? Math.ceil(exact)
+        : expRounding === "down"
+          ? Math.floor(exact)
+          : issuedAt + lifetimeSeconds;
     const payload = { sub: "agent-1", jti: `j${serial}`, exp, ...(iat ? { iat: issuedAt } : {}) };
     const accessToken = jwt
       ? `${b64({ alg: "HS256", typ: "JWT" })}.${b64(payload)}.sig${serial}-secret`
@@ -193,7 +206,10 @@ export function fakeServer(options: ServerOptions) {
       }
       case "accounts": {
         const state = bearer(request);
-        if (state === "expired") return text(401, "Jwt is expired");
+        if (state === "expired") {
+          expiredAnswers++;
+          return text(401, "Jwt is expired");
+        }
         if (state !== "valid") return apiError(401, request.headers.get("Authorization") ?? "", uri);
         if (request.method !== "GET") return text(200, await request.text());
         return json(200, [{ accountId: "99990001", accountName: "Sub" }]);
@@ -238,6 +254,8 @@ export function fakeServer(options: ServerOptions) {
     if (endpoint === "refresh") {
       refreshTokensSent.push(new URLSearchParams(await request.clone().text()).get("refresh_token") ?? "");
     }
+    const tokenCall = endpoint === "exchange" || endpoint === "refresh" || endpoint === "login";
+    if (tokenCall && tokenLatencyMs > 0) clock.advance(tokenLatencyMs / 2);
     const fault = faults[endpoint]?.shift();
     if (fault === "network") throw new TypeError(`fetch failed: ${request.url}`, { cause: networkCause() });
     if (fault === "hang") {
@@ -251,7 +269,9 @@ export function fakeServer(options: ServerOptions) {
     }
     if (fault)
       return new Response(fault.body ?? "", { status: fault.status, headers: headers(fault.headers) });
-    return handle(endpoint, request);
+    const response = await handle(endpoint, request);
+    if (tokenCall && tokenLatencyMs > 0) clock.advance(tokenLatencyMs / 2);
+    return response;
   }
 
   return {
@@ -288,6 +308,7 @@ export function fakeServer(options: ServerOptions) {
     },
     apiTokens: apiTokenSet,
     totalTokenCalls: () => calls.exchange + calls.refresh,
+    expiredAnswers: () => expiredAnswers,
   };
 }
 

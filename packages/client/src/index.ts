@@ -45,7 +45,14 @@ export class ClientOptionsError extends TypeError {
   readonly code = "invalid_client_options";
 }
 
-function resolveBaseUrl(baseUrl: string | undefined, fallback: string): string {
+function resolveBaseUrl(options: unknown, fallback: string): string {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new ClientOptionsError("The client's options must be an object, such as { baseUrl }");
+  }
+  const { baseUrl } = options as ClientOptions;
+  if (baseUrl !== undefined && typeof baseUrl !== "string") {
+    throw new ClientOptionsError("baseUrl must be a string such as https://engage.ringcentral.com");
+  }
   const value = baseUrl ?? fallback;
   let url: URL;
   try {
@@ -66,7 +73,7 @@ function resolveBaseUrl(baseUrl: string | undefined, fallback: string): string {
  * openapi-fetch option passes through.
  */
 export function createClient(options: ClientOptions = {}): EngageVoiceClient {
-  const baseUrl = resolveBaseUrl(options.baseUrl, defaultBaseUrls.main);
+  const baseUrl = resolveBaseUrl(options, defaultBaseUrls.main);
   return applyContract(createOpenApiClient<MainPaths>({ ...options, baseUrl }));
 }
 
@@ -78,7 +85,7 @@ export function createClient(options: ClientOptions = {}): EngageVoiceClient {
  * {@link createClient} with the token exchange.
  */
 export function createLegacyClient(options: ClientOptions = {}): LegacyClient {
-  const baseUrl = resolveBaseUrl(options.baseUrl, defaultBaseUrls.legacy);
+  const baseUrl = resolveBaseUrl(options, defaultBaseUrls.legacy);
   return applyContract(createOpenApiClient<LegacyPaths>({ ...options, baseUrl }));
 }
 

@@ -1,0 +1,113 @@
+import { createClient, createLegacyClient } from "@engage-voice/client";
+import { describe, expect, it } from "vitest";
+import { apiTokenMiddleware, type EngageVoiceAuthError } from "../src/index.js";
+import { BASE, LEGACY_BASE, setup } from "./fake-server.js";
+
+const limited = (retryAfter: string) => ({ status: 429, headers: { "Retry-After": retryAfter } });
+
+describe("a GET answered 429 waits for Retry-After and goes again", () => {
+  const ways = {
+    middleware: (s: ReturnType<typeof setup>) => {
+      const client = createClient({ baseUrl: BASE, fetch: s.server.fetch });
+      client.use(s.auth.middleware);
+      return client;
+    },
+    "auth.client()": (s: ReturnType<typeof setup>) => s.auth.client(),
+    "fetch: auth.fetch": (s: ReturnType<typeof setup>) =>
+      createClient({ baseUrl: BASE, fetch: s.auth.fetch }),
+  };
+
+  it.each(Object.entries(ways))("through %s", async (_, make) => {
+    const s = setup();
+    const client = make(s);
+    s.server.fail("accounts", limited("2"), limited("3"));
+    const { response, data } = await client.GET("/voice/api/v1/admin/accounts");
+    expect(response.status).toBe(200);
+    expect(data).toEqual([{ accountId: "99990001", accountName: "Sub" }]);
+    expect(s.server.calls.accounts).toBe(3);
+    expect(s.sleeps).toEqual([2_000, 3_000]);
+  });
+
+  it("at most `retries` times, then the 429 goes to the caller", async () => {
+    const s = setup({ rateLimitRetry: { retries: 1 } });
+    s.server.fail("accounts", limited("1"), limited("1"), limited("1"));
+    const { response } = await s.auth.client().GET("/voice/api/v1/admin/accounts");
+    expect(response.status).toBe(429);
+    expect(s.server.calls.accounts).toBe(2);
+  });
+
+  it("never when the wait is longer than maxWaitMs", async () => {
+    const s = setup({ rateLimitRetry: { maxWaitMs: 5_000 } });
+    s.server.fail("accounts", limited("6"));
+    const { response } = await s.auth.client().GET("/voice/api/v1/admin/accounts");
+    expect(response.status).toBe(429);
+    expect(s.server.calls.accounts).toBe(1);
+    expect(s.sleeps).toEqual([]);
+  });
+
+  it("never for other methods", async () => {
+    const s = setup();
+    s.server.fail("accounts", limited("1"));
+    const client = s.auth.client() as unknown as {
+      POST(path: string, init: object): Promise<{ response: Response }>;
+    };
+    const { response } = await client.POST("/voice/api/v1/admin/accounts", { body: { x: 1 } });
+    expect(response.status).toBe(429);
+    expect(s.server.calls.accounts).toBe(1);
+  });
+
+  it("not at all when switched off", async () => {
+    const s = setup({ rateLimitRetry: false });
+    s.server.fail("accounts", limited("1"));
+    const response = await s.auth.fetch(`${BASE}/voice/api/v1/admin/accounts`);
+    expect(response.status).toBe(429);
+    expect(s.server.calls.accounts).toBe(1);
+  });
+});
+
+describe("the base URL is given once", () => {
+  it("auth.client() is a client of the manager's host, authorised by it", async () => {
+    const s = setup();
+    const client = s.auth.client({ headers: { "X-Trace": "1" } });
+    const { response } = await client.GET("/voice/api/v1/admin/accounts");
+    expect(response.status).toBe(200);
+    const sent = s.server.requests.at(-1) as Request;
+    expect(sent.url).toBe(`${BASE}/voice/api/v1/admin/accounts`);
+    expect(sent.headers.get("Authorization")).toMatch(/^Bearer /);
+    expect(sent.headers.get("X-Trace")).toBe("1");
+    expect(sent.redirect).toBe("manual");
+  });
+
+  it("the manager's middleware on a client of another origin fails before sending, naming both and the fix", async () => {
+    // A default manager (production host) used on a client of a local sandbox: a day-one mistake.
+    const s = setup({ baseUrl: undefined as never });
+    const client = createClient({ baseUrl: "http://127.0.0.1:4010", fetch: s.server.fetch });
+    client.use(s.auth.middleware);
+    const error = (await client.GET("/voice/api/v1/admin/accounts").catch((e) => e)) as EngageVoiceAuthError;
+    expect(error.code).toBe("origin_mismatch");
+    expect(error.message).toContain("http://127.0.0.1:4010");
+    expect(error.message).toContain("https://engage.ringcentral.com");
+    expect(error.message).toContain("auth.client()");
+    expect(s.server.requests).toHaveLength(0);
+    expect(s.server.totalTokenCalls()).toBe(0);
+  });
+
+  it("localhost and 127.0.0.1 are different origins, and said so", async () => {
+    const s = setup({ baseUrl: "http://localhost:4010" });
+    const client = createClient({ baseUrl: "http://127.0.0.1:4010", fetch: s.server.fetch });
+    client.use(s.auth.middleware);
+    await expect(client.GET("/voice/api/v1/admin/accounts")).rejects.toMatchObject({
+      code: "origin_mismatch",
+    });
+  });
+
+  it("apiTokenMiddleware without a baseUrl authorises the legacy client it is used on", async () => {
+    const s = setup();
+    s.server.addApiToken("aws80:permanent");
+    const legacy = createLegacyClient({ baseUrl: LEGACY_BASE, fetch: s.server.fetch });
+    legacy.use(apiTokenMiddleware("aws80:permanent"));
+    const { data, response } = await legacy.GET("/voice/api/v1/admin/token");
+    expect(response.status).toBe(200);
+    expect(data).toEqual(["aws80:permanent"]);
+  });
+});

@@ -1,0 +1,78 @@
+import { createClient } from "@engage-voice/client";
+import { describe, expect, it } from "vitest";
+import { createTokenManager } from "../src/index.js";
+import { BASE, fakeClock, fakeServer, recordingLogger, START } from "./fake-server.js";
+
+// The server below enforces `exp` to the millisecond, and its clock does not sit on a whole second:
+// whole-second claims then say a token was issued up to a second before it really was.
+describe.each([
+  [2, "down"],
+  [2, "up"],
+  [3, "down"],
+  [3, "up"],
+  [60, "down"],
+  [60, "up"],
+  [300, "down"],
+  [300, "up"],
+] as const)("a %i s token, exp rounded %s", (lifetimeSeconds, expRounding) => {
+  it.each([0, 150])(
+    "with a %i ms token call, hundreds of calls across each expiry: one token call per expiry, no 401",
+    async (tokenLatencyMs) => {
+      const clock = fakeClock(START + 937);
+      const server = fakeServer({ clock, lifetimeSeconds, expRounding, tokenLatencyMs });
+      const auth = createTokenManager({
+        baseUrl: BASE,
+        rcAccessToken: server.parentToken,
+        fetch: server.fetch,
+        clock,
+        logger: recordingLogger().logger,
+      });
+      const client = createClient({ baseUrl: BASE, fetch: server.fetch });
+      client.use(auth.middleware);
+      const step = (lifetimeSeconds * 1000) / 25;
+      let batches = 0;
+      for (let t = 0; t < lifetimeSeconds * 1000 * 6; t += step) {
+        const before = server.totalTokenCalls();
+        const answers = await Promise.all(
+          Array.from({ length: 200 }, () => client.GET("/voice/api/v1/admin/accounts")),
+        );
+        expect(answers.every((a) => a.response.status === 200)).toBe(true);
+        // However many callers cross an expiry together, it costs at most one token call.
+        expect(server.totalTokenCalls() - before).toBeLessThanOrEqual(1);
+        batches++;
+        clock.advance(step);
+      }
+      expect(server.expiredAnswers()).toBe(0);
+      expect(Math.min(...server.remainingAtUse)).toBeGreaterThan(0);
+      expect(server.calls.exchange).toBe(1);
+      // Six lifetimes: a renewal in each, never one per batch.
+      expect(server.calls.refresh).toBeGreaterThanOrEqual(5);
+      expect(server.calls.refresh).toBeLessThan(batches / 2);
+    },
+  );
+});
+
+describe("tokens too short-lived to renew ahead", () => {
+  it("a 1 s token: each call renews once (no loop), no 401, and one warning says why", async () => {
+    const clock = fakeClock(START + 937);
+    const server = fakeServer({ clock, lifetimeSeconds: 1 });
+    const { lines, logger } = recordingLogger();
+    const auth = createTokenManager({
+      baseUrl: BASE,
+      rcAccessToken: server.parentToken,
+      fetch: server.fetch,
+      clock,
+      logger,
+    });
+    const client = createClient({ baseUrl: BASE, fetch: server.fetch });
+    client.use(auth.middleware);
+    for (let i = 0; i < 10; i++) {
+      const { response } = await client.GET("/voice/api/v1/admin/accounts");
+      expect(response.status).toBe(200);
+      clock.advance(50);
+    }
+    expect(server.totalTokenCalls()).toBe(10);
+    expect(server.expiredAnswers()).toBe(0);
+    expect(lines.filter((line) => line.includes("less than 1 s"))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,132 @@
+import { createClient } from "@engage-voice/client";
+import { describe, expect, it } from "vitest";
+import { createTokenManager, memoryStore, type TokenStore } from "../src/index.js";
+import { toTokenSet } from "../src/tokens.js";
+import { BASE, fakeClock, fakeServer, recordingLogger } from "./fake-server.js";
+
+/** One store shared by several managers, renewing one at a time, as a file or Redis store does. */
+function lockedMemoryStore(): TokenStore {
+  const store = memoryStore();
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    ...store,
+    lock<T>(task: () => Promise<T>) {
+      const run = queue.then(task);
+      queue = run.catch(() => {});
+      return run;
+    },
+  };
+}
+
+describe("which of two token sets is newer does not depend on any process's clock", () => {
+  it.each([5_000, -5_000, 60_000])(
+    "managers %i ms apart share a store: no refresh token is presented twice",
+    async (skewMs) => {
+      const clock = fakeClock();
+      const server = fakeServer({ clock, lifetimeSeconds: 2 });
+      const store = lockedMemoryStore();
+      const make = (offset: number) =>
+        createTokenManager({
+          baseUrl: BASE,
+          rcAccessToken: server.parentToken,
+          fetch: server.fetch,
+          store,
+          clock: { now: () => clock.now() + offset },
+          logger: recordingLogger().logger,
+        });
+      const clients = [make(0), make(skewMs)].map((auth) => {
+        const client = createClient({ baseUrl: BASE, fetch: server.fetch });
+        client.use(auth.middleware);
+        return client;
+      });
+      for (let step = 0; step < 200; step++) {
+        await clients[step % 2]?.GET("/voice/api/v1/admin/accounts");
+        clock.advance(100);
+      }
+      expect(server.calls.refresh).toBeGreaterThan(3);
+      expect(new Set(server.refreshTokensSent).size).toBe(server.refreshTokensSent.length);
+      expect(server.calls.exchange).toBe(1);
+    },
+  );
+
+  it("a fast-clock manager takes the newer set a slow-clock manager stored, though its expiry looks earlier", async () => {
+    const clock = fakeClock();
+    const server = fakeServer({ clock, lifetimeSeconds: 2 });
+    const store = lockedMemoryStore();
+    const make = (offset: number) =>
+      createTokenManager({
+        baseUrl: BASE,
+        rcAccessToken: server.parentToken,
+        fetch: server.fetch,
+        store,
+        clock: { now: () => clock.now() + offset },
+        logger: {},
+      });
+    const slow = make(0);
+    const fast = make(5_000);
+    const first = await fast.refresh(); // stamped on the fast clock
+    const second = await slow.refresh(); // refreshes the stored set; stamped on the slow clock
+    expect(second.expiresAt).toBeLessThan(first.expiresAt);
+    const third = await fast.refresh();
+    expect(server.refreshTokensSent).toEqual([first.refreshToken, second.refreshToken]);
+    expect(third.sequence).toBe(3);
+    expect(server.calls.exchange).toBe(1);
+  });
+
+  it("sets carry a sequence: one more than the set they came from, kept through the store", async () => {
+    const clock = fakeClock();
+    const server = fakeServer({ clock });
+    const store = memoryStore();
+    const auth = createTokenManager({
+      baseUrl: BASE,
+      rcAccessToken: server.parentToken,
+      fetch: server.fetch,
+      store,
+      clock,
+      logger: {},
+    });
+    expect((await auth.refresh()).sequence).toBe(1);
+    expect((await auth.refresh()).sequence).toBe(2);
+    expect((await store.get())?.sequence).toBe(2);
+    // A second manager on the same store goes on from the stored set.
+    const other = createTokenManager({
+      baseUrl: BASE,
+      rcAccessToken: server.parentToken,
+      fetch: server.fetch,
+      store,
+      clock,
+      logger: {},
+    });
+    expect((await other.refresh()).sequence).toBe(3);
+  });
+
+  it("a stored set with a lower sequence is not taken over a newer one in memory", async () => {
+    const clock = fakeClock();
+    const server = fakeServer({ clock });
+    const older = toTokenSet(
+      { accessToken: "older-access", refreshToken: "older-refresh" },
+      clock.now(),
+      null,
+    );
+    let stored = older;
+    const store: TokenStore = {
+      get: async () => stored,
+      set: async () => {}, // a store that lost the write: it still holds the older set
+      clear: async () => {},
+    };
+    const auth = createTokenManager({
+      baseUrl: BASE,
+      rcAccessToken: server.parentToken,
+      fetch: server.fetch,
+      store,
+      clock,
+      logger: {},
+    });
+    stored = undefined as never;
+    const first = await auth.refresh(); // exchange: sequence 1
+    stored = { ...older, sequence: 0 } as typeof older;
+    const second = await auth.refresh();
+    expect(second.sequence).toBe(first.sequence + 1);
+    expect(server.refreshTokensSent).toEqual([first.refreshToken]);
+  });
+});
