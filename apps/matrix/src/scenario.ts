@@ -117,7 +117,8 @@ export async function runScenario(modules: Modules, config: ScenarioConfig): Pro
   check(first, "the manager reported no token set after the exchange");
 
   // Wait through a real expiry: the next call needs a refresh, and the old token is refused.
-  await sleep(Math.max(0, session.expiresAt - Date.now()) + 300);
+  // The manager's expiry is up to a second before the token's own `exp` (whole-second claims): wait past both.
+  await sleep(Math.max(0, session.expiresAt - Date.now()) + 1_300);
   const users = await main.GET(PATHS.users, { params: { query: { flatten: true, activeOnly: true } } });
   check(users.data, `GET users after the expiry answered ${users.response.status}`);
   const second = tokenSets[1];

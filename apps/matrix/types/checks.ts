@@ -110,7 +110,7 @@ export async function authChecks(store: TokenStore = memoryStore()): Promise<voi
   } catch (error) {
     if (error instanceof ExchangeRejectedError) {
       expectTypeOf(error).toExtend<EngageVoiceAuthError>();
-      expectTypeOf(error.code).toEqualTypeOf<string>();
+      expectTypeOf(error.code).toEqualTypeOf<"exchange_rejected">();
       expectTypeOf(error.status).toEqualTypeOf<number | undefined>();
     }
     if (error instanceof RateLimitedError) expectTypeOf(error.retryAfterMs).toEqualTypeOf<number>();

@@ -4,8 +4,6 @@ import type { FetchLike } from "./types.js";
 /** A token answer is a few kB; an API token list a few more. Anything far past it is not an answer. */
 export const MAX_ANSWER_BYTES = 256 * 1024;
 
-const timeoutError = () => new DOMException("The operation timed out", "TimeoutError");
-
 /** An answer larger than this package reads: a misbehaving or hostile server. */
 export class ResponseTooLargeError extends EngageVoiceAuthError {
   declare readonly code: "response_too_large";
@@ -17,6 +15,7 @@ export class ResponseTooLargeError extends EngageVoiceAuthError {
   }
 }
 
+/** A timer that keeps no process alive. */
 function unrefTimer(run: () => void, ms: number) {
   const timer = setTimeout(run, ms) as { unref?: () => void };
   timer.unref?.();
@@ -24,86 +23,71 @@ function unrefTimer(run: () => void, ms: number) {
 }
 
 /**
- * A fetch for the answers this package reads itself (token calls, API token calls). One timer covers
- * the headers and the whole body; the timer, not the request's signal, is what holds the deadline,
- * because a signal that only the copied Request refers to can be garbage collected with its timer
- * (an `AbortSignal.timeout()` then never fires). The body is cut off past `maxBytes`.
+ * Up to `maxBytes` of a body, and whether that was all of it. Stops reading (and cancels) past it, or
+ * once `stop` settles: a body that is no longer read must not keep filling a buffer.
+ */
+async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number, stop: Promise<unknown>) {
+  const reader = body.getReader();
+  const cancel = () => reader.cancel().catch(() => {});
+  stop.then(cancel, cancel);
+  const bytes = new Uint8Array(maxBytes);
+  let length = 0;
+  try {
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) return { bytes: bytes.subarray(0, length), complete: true };
+      const room = Math.min(chunk.value.byteLength, maxBytes - length);
+      bytes.set(chunk.value.subarray(0, room), length);
+      length += room;
+      if (room < chunk.value.byteLength || length === maxBytes) {
+        return { bytes: bytes.subarray(0, length), complete: false };
+      }
+    }
+  } finally {
+    cancel();
+  }
+}
+
+/**
+ * A fetch for the answers this package reads itself (token calls, API token calls): it reads the whole
+ * body, at most `maxBytes` of it, under one deadline for the headers and the body. The deadline is kept
+ * by a timer, not by the request's signal: a signal that only the copied Request refers to can be
+ * garbage collected with its timer, and an `AbortSignal.timeout()` then never fires.
  */
 export function limitedFetch(
   fetch: FetchLike,
   { timeoutMs, maxBytes = MAX_ANSWER_BYTES }: { timeoutMs: number; maxBytes?: number },
 ): FetchLike {
-  return (input) =>
-    new Promise<Response>((resolve, reject) => {
-      const controller = new AbortController();
-      let fail = (error: unknown) => {
+  return async (input) => {
+    const controller = new AbortController();
+    let timer: Parameters<typeof clearTimeout>[0];
+    const deadline = new Promise<never>((_, reject) => {
+      timer = unrefTimer(() => {
+        const error = new DOMException("The operation timed out", "TimeoutError");
         controller.abort(error);
         reject(error);
-      };
-      const timer = unrefTimer(() => fail(timeoutError()), timeoutMs);
-      const done = () => clearTimeout(timer);
-      fetch(new Request(input, { signal: controller.signal })).then(
-        (response) => {
-          const length = Number(response.headers.get("Content-Length"));
-          if (length > maxBytes) {
-            done();
-            response.body?.cancel().catch(() => {});
-            return reject(new ResponseTooLargeError("The server", maxBytes, response.status));
-          }
-          if (!response.body || response.status < 200 || response.status > 599) {
-            done();
-            return resolve(response);
-          }
-          const reader = response.body.getReader();
-          let read = 0;
-          const body = new ReadableStream<Uint8Array>({
-            start(stream) {
-              // From here on a timeout errors the body that the caller is reading.
-              fail = (error) => {
-                controller.abort(error);
-                stream.error(error);
-                reader.cancel(error).catch(() => {});
-              };
-            },
-            async pull(stream) {
-              try {
-                const chunk = await reader.read();
-                if (chunk.done) {
-                  done();
-                  return stream.close();
-                }
-                read += chunk.value.byteLength;
-                if (read > maxBytes) {
-                  done();
-                  const error = new ResponseTooLargeError("The server", maxBytes, response.status);
-                  stream.error(error);
-                  return void reader.cancel(error).catch(() => {});
-                }
-                stream.enqueue(chunk.value);
-              } catch (error) {
-                done();
-                stream.error(error);
-              }
-            },
-            cancel(reason) {
-              done();
-              return reader.cancel(reason);
-            },
-          });
-          resolve(
-            new Response(body, {
-              status: response.status,
-              statusText: response.statusText,
-              headers: response.headers,
-            }),
-          );
-        },
-        (error) => {
-          done();
-          reject(error);
-        },
-      );
+      }, timeoutMs);
     });
+    try {
+      const response = await Promise.race([
+        fetch(new Request(input, { signal: controller.signal })),
+        deadline,
+      ]);
+      // An opaque redirect (status 0) cannot be rebuilt, and has no body to read.
+      if (!response.body || response.status < 200) return response;
+      const { bytes, complete } = await Promise.race([
+        readAtMost(response.body, maxBytes + 1, deadline),
+        deadline,
+      ]);
+      if (!complete || bytes.byteLength > maxBytes) {
+        throw new ResponseTooLargeError("The server", maxBytes, response.status);
+      }
+      const { status, statusText, headers } = response;
+      return new Response(bytes.byteLength ? bytes : null, { status, statusText, headers });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 }
 
 /**
@@ -112,32 +96,16 @@ export function limitedFetch(
  * left as it was.
  */
 export async function readPrefix(response: Response, maxBytes: number, timeoutMs: number): Promise<string> {
-  const reader = response.clone().body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  let timer: Parameters<typeof clearTimeout>[0] | undefined;
-  const timeout = new Promise<"timeout">((resolve) => {
-    timer = unrefTimer(() => resolve("timeout"), timeoutMs);
+  const body = response.clone().body;
+  if (!body) return "";
+  let timer: Parameters<typeof clearTimeout>[0];
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = unrefTimer(() => resolve(undefined), timeoutMs);
   });
   try {
-    while (length < maxBytes) {
-      const chunk = await Promise.race([reader.read(), timeout]);
-      if (chunk === "timeout" || chunk.done) break;
-      chunks.push(chunk.value);
-      length += chunk.value.byteLength;
-    }
-  } catch {
-    // A body that fails while being read says nothing recognisable.
+    const read = await readAtMost(body, maxBytes, timeout).catch(() => undefined);
+    return read ? new TextDecoder().decode(read.bytes) : "";
   } finally {
     clearTimeout(timer);
-    reader.cancel().catch(() => {});
   }
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes.subarray(0, maxBytes));
 }
