@@ -1,3 +1,4 @@
+export { type LegacyLoginOptions, legacyLogin } from "./direct-login.js";
 export {
   type AuthErrorCode,
   CredentialRejectedError,
@@ -12,6 +13,13 @@ export {
   TransportRefusedError,
   UnexpectedResponseError,
 } from "./errors.js";
+export { ResponseTooLargeError } from "./limited-fetch.js";
+export {
+  createTokenManager,
+  type RateLimitRetry,
+  type TokenManager,
+  type TokenManagerOptions,
+} from "./manager.js";
 export {
   type ApiTokenMiddlewareOptions,
   type ApiTokens,
@@ -20,17 +28,8 @@ export {
   apiTokenMiddleware,
   apiTokens,
   type BearerApiTokensOptions,
-  type LegacyLoginOptions,
-  legacyLogin,
   type PermanentApiTokensOptions,
-} from "./legacy.js";
-export { ResponseTooLargeError } from "./limited-fetch.js";
-export {
-  createTokenManager,
-  type RateLimitRetry,
-  type TokenManager,
-  type TokenManagerOptions,
-} from "./manager.js";
+} from "./permanent-tokens.js";
 export { memoryStore, type TokenStore } from "./store.js";
 export { fromStored, type Session, type TokenSet } from "./tokens.js";
 export type { Clock, FetchLike, Logger } from "./types.js";

@@ -1,7 +1,7 @@
 import { EngageVoiceAuthError } from "./errors.js";
 import type { TokenStore } from "./store.js";
 import { isHeaderSafe } from "./tokens.js";
-import { checkTransport } from "./transport.js";
+import { checkTransport } from "./transport-policy.js";
 
 /**
  * One validator for the options of every public function: each check names the option and what it

@@ -1,0 +1,73 @@
+import { createLegacyClient, defaultBaseUrls } from "@engage-voice/client";
+import { LoginRejectedError } from "./errors.js";
+import { limitedFetch } from "./limited-fetch.js";
+import {
+  integer,
+  invalid,
+  optionalFunction,
+  optionsOf,
+  requireBase,
+  requireLogger,
+  requireText,
+} from "./options.js";
+import { consoleLogger, globalFetch, requestInit, tokenRequest } from "./requests.js";
+import type { TokenSet } from "./tokens.js";
+import type { Clock, FetchLike, Logger } from "./types.js";
+
+export interface LegacyLoginOptions {
+  /** `{legacy_base_url}`; defaults to the client's, `https://portal.vacd.biz`. */
+  baseUrl?: string;
+  username: string;
+  password: string;
+  platformId: string;
+  fetch?: FetchLike;
+  /** Called with the new token set before it is returned. */
+  onTokens?: (tokens: TokenSet) => void | Promise<void>;
+  /** Gets the deprecation warning; defaults to `console`. */
+  logger?: Logger;
+  clock?: Clock;
+  timeoutMs?: number;
+  allowInsecureHttp?: boolean;
+}
+
+const WARNED = Symbol.for("@engage-voice/auth.legacy-login-warned");
+
+/**
+ * Logs in with username, password and platform ID on the deprecated host. The password goes in the
+ * query string, as the endpoint demands, percent-encoded; it is not kept once this returns.
+ *
+ * @deprecated The deprecated host will stop working at a date not yet announced: use
+ * {@link createTokenManager} with the token exchange.
+ */
+export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet> {
+  const given = optionsOf(options, "legacyLogin()", true);
+  const logger = requireLogger(given.logger, consoleLogger);
+  const clock = given.clock ?? Date;
+  if (typeof clock?.now !== "function") throw invalid("clock must be an object with now() (Date fits)");
+  const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, 600_000);
+  const onTokens = optionalFunction("onTokens", given.onTokens);
+  const fetch = optionalFunction("fetch", given.fetch) ?? globalFetch;
+  const flags = globalThis as { [WARNED]?: boolean };
+  if (!flags[WARNED]) {
+    flags[WARNED] = true;
+    logger.warn?.(
+      "legacyLogin() uses the deprecated host, which will stop working at a date not yet announced: use createTokenManager()",
+    );
+  }
+  const base = requireBase(given.baseUrl, defaultBaseUrls.legacy, given.allowInsecureHttp);
+  const query = {
+    username: requireText(given.username, "username"),
+    password: requireText(given.password, "password"),
+    platformId: requireText(given.platformId, "platformId"),
+  };
+  const client = createLegacyClient({ baseUrl: base.origin, fetch: limitedFetch(fetch, { timeoutMs }) });
+  const tokens = await tokenRequest(
+    "The direct login",
+    () => client.POST("/api/auth/login/admin", { params: { query }, ...requestInit }),
+    clock,
+    { type: LoginRejectedError, code: "login_rejected" },
+    [query.password, query.username],
+  );
+  await onTokens?.(tokens);
+  return tokens;
+}

@@ -1,0 +1,28 @@
+import { TransportRefusedError } from "./errors.js";
+
+const isLoopback = (host: string) => host === "localhost" || host === "[::1]" || /^127(\.\d+){3}$/.test(host);
+
+/**
+ * Credentials travel only over https:, or over http: to this machine. Anything else needs the
+ * explicit `allowInsecureHttp`.
+ */
+export function checkTransport(url: URL, allowInsecureHttp = false): void {
+  if (url.protocol === "https:") return;
+  if (url.protocol === "http:" && (allowInsecureHttp || isLoopback(url.hostname))) return;
+  throw new TransportRefusedError(
+    "transport_refused",
+    `Refusing to send credentials over ${url.protocol} to ${url.hostname}: use https:, http: to a loopback host, or set allowInsecureHttp`,
+  );
+}
+
+/** The origin of a URL, or `undefined` when it is not one. */
+export function originOf(url: string | undefined): string | undefined {
+  try {
+    return new URL(url ?? "").origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `url` (a Request's normalised URL) is on `origin`: cheaper than parsing it on every call. */
+export const onOrigin = (url: string, origin: string) => url.startsWith(`${origin}/`);
