@@ -1,6 +1,6 @@
 import type { Client, ClientOptions } from "openapi-fetch";
 import * as openapiFetch from "openapi-fetch";
-import { applyContract } from "./contract.js";
+import { applyMediaTypes } from "./media-types.js";
 import { defaultBaseUrls, type LegacyPath, type MainPath } from "./generated/hosts.js";
 import type { components, paths } from "./generated/schema.js";
 
@@ -74,7 +74,7 @@ function resolveBaseUrl(options: unknown, fallback: string): string {
  */
 export function createClient(options: ClientOptions = {}): EngageVoiceClient {
   const baseUrl = resolveBaseUrl(options, defaultBaseUrls.main);
-  return applyContract(createOpenApiClient<MainPaths>({ ...options, baseUrl }));
+  return applyMediaTypes(createOpenApiClient<MainPaths>({ ...options, baseUrl }));
 }
 
 /**
@@ -86,7 +86,7 @@ export function createClient(options: ClientOptions = {}): EngageVoiceClient {
  */
 export function createLegacyClient(options: ClientOptions = {}): LegacyClient {
   const baseUrl = resolveBaseUrl(options, defaultBaseUrls.legacy);
-  return applyContract(createOpenApiClient<LegacyPaths>({ ...options, baseUrl }));
+  return applyMediaTypes(createOpenApiClient<LegacyPaths>({ ...options, baseUrl }));
 }
 
 /** Narrows an `error` of a call to the platform's JSON error body. */

@@ -42,7 +42,7 @@ async function send(original: Send, method: string, url: string, init: Init = {}
   return { data: await parseBody(result.response), response: result.response };
 }
 
-export function applyContract<C extends object>(client: C): C {
+export function applyMediaTypes<C extends object>(client: C): C {
   const methods = client as unknown as Record<string, Send>;
   for (const method of METHODS) {
     const original = methods[method] as Send;
