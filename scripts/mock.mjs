@@ -1,7 +1,17 @@
 // `pnpm mock`: the stateless Prism mock of both hosts, from the bundled document, until Ctrl-C.
-import { startPrism } from "./prism.mjs";
+import { portInUse, startPrism } from "./prism.mjs";
 
 const port = Number(process.env.PORT ?? 4010);
+if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  console.error(`pnpm mock: PORT must be a port number from 1 to 65535`);
+  process.exit(2);
+}
+if (await portInUse(port)) {
+  console.error(
+    `pnpm mock: port ${port} on 127.0.0.1 is in use: stop what holds it, or pick another with PORT=${port + 1} pnpm mock`,
+  );
+  process.exit(1);
+}
 const prism = await startPrism({ port, verbose: "info", stdio: "inherit" });
 console.log(`\nPrism mock of both hosts (contact-center and deprecated login): ${prism.url}`);
 console.log("Requests that break the contract answer 4xx/422 with the reason in the sl-violations header.");

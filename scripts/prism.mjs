@@ -25,6 +25,15 @@ export function freePort() {
   });
 }
 
+/** Whether something already listens on 127.0.0.1:`port`: then a readiness probe would ask it, not Prism. */
+export function portInUse(port) {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", (error) => (error.code === "EADDRINUSE" ? resolve(true) : reject(error)));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(false)));
+  });
+}
+
 async function waitUntilReady(url, child, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -1,0 +1,78 @@
+// `pnpm mock` (scripts/mock.mjs): refuses a busy port in one line, and does not mislead a token
+// manager: against the mock, it makes one exchange and no refresh. Needs `pnpm build` first.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { createServer } from "node:net";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { createTokenManager } from "@engage-voice/auth";
+import { freePort, startPrism } from "../prism.mjs";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const run = promisify(execFile);
+let prism;
+
+before(async () => {
+  prism = await startPrism();
+});
+after(async () => {
+  await prism?.stop();
+});
+
+test("a busy port is one line on stderr and exit code 1, before Prism starts", async () => {
+  const holder = createServer();
+  const port = await freePort();
+  await new Promise((resolve) => holder.listen(port, "127.0.0.1", resolve));
+  try {
+    const error = await run(process.execPath, ["scripts/mock.mjs"], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port) },
+      timeout: 20_000,
+    }).catch((e) => e);
+    assert.equal(error.code, 1);
+    assert.equal(error.stdout, "");
+    const lines = error.stderr.trim().split("\n");
+    assert.equal(lines.length, 1, error.stderr);
+    assert.match(
+      lines[0],
+      new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use.*PORT=${port + 1} pnpm mock`),
+    );
+  } finally {
+    holder.close();
+  }
+});
+
+test("a PORT that is not a port is a usage error", async () => {
+  const error = await run(process.execPath, ["scripts/mock.mjs"], {
+    cwd: root,
+    env: { ...process.env, PORT: "http" },
+    timeout: 20_000,
+  }).catch((e) => e);
+  assert.equal(error.code, 2);
+  assert.match(error.stderr, /PORT must be a port number/);
+});
+
+test("a token manager against the mock makes one exchange and no refresh", async () => {
+  const calls = [];
+  const fetchCounting = (request) => {
+    calls.push(new URL(request.url).pathname);
+    return fetch(request);
+  };
+  const auth = createTokenManager({
+    baseUrl: prism.url,
+    rcAccessToken: "any-parent-token",
+    fetch: fetchCounting,
+    logger: {},
+  });
+  const client = auth.client();
+  for (let i = 0; i < 5; i++) {
+    const { response } = await client.GET("/voice/api/v1/admin/accounts");
+    assert.equal(response.status, 200);
+  }
+  // The examples' access tokens expire in 2100: with a past exp, every call would refresh first.
+  assert.deepEqual(
+    calls.filter((path) => path.startsWith("/api/auth/")),
+    ["/api/auth/login/rc/accesstoken"],
+  );
+});
