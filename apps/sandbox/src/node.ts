@@ -165,11 +165,9 @@ export function describeSandbox(
 export function typeScriptExample(mainUrl: string, parentToken: string): string[] {
   return [
     'import { createTokenManager } from "@engage-voice/auth";',
-    'import { createClient } from "@engage-voice/client";',
     "",
     `const auth = createTokenManager({ baseUrl: "${mainUrl}", rcAccessToken: "${parentToken}" });`,
-    `const client = createClient({ baseUrl: "${mainUrl}" });`,
-    "client.use(auth.middleware);",
+    "const client = auth.client(); // a client of the manager's host, authorised by it",
     'const { data } = await client.GET("/voice/api/v1/admin/accounts");',
     "console.log(data?.map((account) => account.accountName));",
   ];

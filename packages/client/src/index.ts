@@ -1,8 +1,8 @@
 import type { Client, ClientOptions } from "openapi-fetch";
 import * as openapiFetch from "openapi-fetch";
-import { applyMediaTypes } from "./media-types.js";
 import { defaultBaseUrls, type LegacyPath, type MainPath } from "./generated/hosts.js";
 import type { components, paths } from "./generated/schema.js";
+import { applyMediaTypes } from "./media-types.js";
 
 export type { Client, ClientOptions, Middleware } from "openapi-fetch";
 export { encodeForm, parseBody, ResponseParseError } from "./body.js";
