@@ -2,7 +2,7 @@
 // with the packed tarballs installed by plain npm, as a user's project would get them.
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Tarballs } from "./pack.ts";
+import { type Tarballs, tarballOf } from "./pack.ts";
 import { consumerEnv, runOk } from "./run.ts";
 
 export interface ConsumerOptions {
@@ -23,8 +23,8 @@ export async function createConsumer(options: ConsumerOptions): Promise<string> 
   const manifestPath = join(dir, "package.json");
   const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as Record<string, unknown>;
   manifest.dependencies = {
-    "@engage-voice/client": `file:${tarballs.client}`,
-    "@engage-voice/auth": `file:${tarballs.auth}`,
+    "@engage-voice/client": `file:${tarballOf(tarballs, "@engage-voice/client")}`,
+    "@engage-voice/auth": `file:${tarballOf(tarballs, "@engage-voice/auth")}`,
     ...options.dependencies,
   };
   await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);

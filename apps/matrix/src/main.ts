@@ -11,12 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Cell, formatOutcome, runCell } from "./cell.ts";
 import { browserCell, bundleBrowserConsumer } from "./cells/browser.ts";
-import { contentsCell } from "./cells/contents.ts";
+import { contentsCell, dataContentsCell } from "./cells/contents.ts";
 import { attwCell, publintCell } from "./cells/packaging.ts";
 import { processCell } from "./cells/runtime.ts";
 import { typeCells } from "./cells/types.ts";
 import { createConsumer } from "./consumer.ts";
-import { packAll, type Tarballs } from "./pack.ts";
+import { packAll, publicPackages, type Tarballs, tarballOf } from "./pack.ts";
 import { consumersDir } from "./paths.ts";
 import { runtimes } from "./runtimes.ts";
 import { buildScenario } from "./scenario-build.ts";
@@ -84,13 +84,21 @@ const nodeCells = (["node20", "node22", "node24"] as const).flatMap((name) => {
   ];
 });
 
+// Every public package of the workspace gets the packaging cells; the ones that ship code also the
+// ESM/CommonJS/declarations checks. Node-only subpaths a package must export are named here.
+const nodeOnly: Record<string, string[]> = { "@engage-voice/auth": ["./node"] };
+const packagingCells = (await publicPackages()).flatMap(({ name, code }) => {
+  const label = name.replace("@engage-voice/", "");
+  const tarball = () => tarballOf(packed(), name);
+  return [
+    code ? contentsCell(label, tarball, nodeOnly[name]) : dataContentsCell(label, tarball),
+    publintCell(label, tarball),
+    ...(code ? [attwCell(label, tarball)] : []),
+  ];
+});
+
 const cells: Cell[] = [
-  contentsCell("client", () => packed().client),
-  contentsCell("auth", () => packed().auth, ["./node"]),
-  publintCell("client", () => packed().client),
-  publintCell("auth", () => packed().auth),
-  attwCell("client", () => packed().client),
-  attwCell("auth", () => packed().auth),
+  ...packagingCells,
   ...typeCells(work, packed),
   ...nodeCells,
   processCell({

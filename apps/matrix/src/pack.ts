@@ -1,18 +1,54 @@
 // Packs each public package as a registry would serve it. `pnpm pack` (not `npm pack`) because it
 // rewrites `workspace:*` to the real versions, which is what a user's npm then resolves.
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { artifactsDir, repoRoot } from "./paths.ts";
 import { runOk } from "./run.ts";
 
-export const publicPackages = {
-  client: "packages/client",
-  auth: "packages/auth",
-} as const;
+/** A workspace package that is published: one without `"private": true`. */
+export interface PublicPackage {
+  name: string;
+  /** Its folder, relative to the repository root. */
+  dir: string;
+  /** Whether it ships code with types (ESM, CommonJS, declarations), not only data. */
+  code: boolean;
+}
 
-export type PackageKey = keyof typeof publicPackages;
-export type Tarballs = Record<PackageKey, string>;
+/**
+ * The public packages, read from the workspace (`pnpm-workspace.yaml`'s folders): a package added
+ * there is packed and checked without another list to edit.
+ */
+export async function publicPackages(): Promise<PublicPackage[]> {
+  const workspace = await readFile(join(repoRoot, "pnpm-workspace.yaml"), "utf8");
+  const globs = [...workspace.matchAll(/^\s+-\s+["']?([\w./*-]+)["']?\s*$/gm)].map((m) => m[1] as string);
+  const dirs: string[] = [];
+  for (const glob of globs.filter((g) => !g.includes(":"))) {
+    if (!glob.endsWith("/*")) dirs.push(glob);
+    else {
+      const parent = glob.slice(0, -2);
+      for (const entry of await readdir(join(repoRoot, parent), { withFileTypes: true })) {
+        if (entry.isDirectory()) dirs.push(`${parent}/${entry.name}`);
+      }
+    }
+  }
+  const found: PublicPackage[] = [];
+  for (const dir of dirs.sort()) {
+    const file = join(repoRoot, dir, "package.json");
+    if (!existsSync(file)) continue;
+    const manifest = JSON.parse(await readFile(file, "utf8")) as {
+      name: string;
+      private?: boolean;
+      types?: string;
+    };
+    if (manifest.private === true) continue;
+    found.push({ name: manifest.name, dir, code: typeof manifest.types === "string" });
+  }
+  return found;
+}
+
+/** The tarball of each public package, by package name. */
+export type Tarballs = Record<string, string>;
 
 export const tarballDir = join(artifactsDir, "tarballs");
 
@@ -35,10 +71,16 @@ async function pack(dir: string): Promise<string> {
 export async function packAll(): Promise<Tarballs> {
   await rm(tarballDir, { recursive: true, force: true });
   await mkdir(tarballDir, { recursive: true });
-  return {
-    client: await pack(publicPackages.client),
-    auth: await pack(publicPackages.auth),
-  };
+  const tarballs: Tarballs = {};
+  for (const { name, dir } of await publicPackages()) tarballs[name] = await pack(dir);
+  return tarballs;
+}
+
+/** The tarball of `name`, or a clear error when the workspace has no such public package. */
+export function tarballOf(tarballs: Tarballs, name: string): string {
+  const file = tarballs[name];
+  if (!file) throw new Error(`${name} is not a public workspace package: nothing was packed for it`);
+  return file;
 }
 
 if (import.meta.main) {

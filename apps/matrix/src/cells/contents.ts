@@ -93,3 +93,34 @@ export function contentsCell(label: string, tarball: () => string, nodeOnly: rea
     },
   };
 }
+
+/**
+ * A package of data (the bundled contract): its exports point at packed files, and it carries a
+ * license and a README that says how to install it.
+ */
+export function dataContentsCell(label: string, tarball: () => string): Cell {
+  return {
+    name: `contents ${label}`,
+    async run() {
+      const { files, read } = await readTarball(tarball());
+      const manifest = JSON.parse(await read("package.json")) as Manifest;
+      const problems: string[] = [];
+      if (!manifest.license) problems.push("license is missing");
+      if (!files.has("package/LICENSE")) problems.push("LICENSE is not packed");
+      if (!Array.isArray(manifest.files)) problems.push("files is missing");
+      const targets = Object.values(manifest.exports ?? {}).filter((t): t is string => typeof t === "string");
+      if (targets.length === 0) problems.push("exports names no file");
+      for (const target of targets) {
+        if (!files.has(`package/${target.replace(/^\.\//, "")}`))
+          problems.push(`exports target ${target} is not packed`);
+      }
+      if (!files.has("package/README.md")) problems.push("README.md is not packed");
+      else if (!(await read("README.md")).includes(`install --save-dev ${manifest.name}`)) {
+        problems.push(`README.md has no install command for ${manifest.name}`);
+      }
+      if (problems.length > 0)
+        throw new Error(`${manifest.name} is missing what users need:\n${problems.join("\n")}`);
+      return `${targets.join(", ")}`;
+    },
+  };
+}
