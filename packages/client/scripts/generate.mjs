@@ -23,6 +23,7 @@ function describeHosts(doc) {
   const hosts = { main: [], legacy: [] };
   const formOperations = {};
   const defaults = {};
+  const operations = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     const servers = new Set();
     for (const method of METHODS) {
@@ -36,15 +37,22 @@ function describeHosts(doc) {
       if (op.requestBody?.content?.["application/x-www-form-urlencoded"]) {
         formOperations[path] = [...(formOperations[path] ?? []), method];
       }
+      if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path}: no operationId`);
+      operations.push({
+        operationId: op.operationId,
+        method,
+        path,
+        host: server.url === rootServer ? "main" : "legacy",
+      });
     }
     if (servers.size !== 1) throw new Error(`${path}: its operations are split across hosts`);
     hosts[[...servers][0] === rootServer ? "main" : "legacy"].push(path);
   }
-  return { hosts, formOperations, defaults };
+  return { hosts, formOperations, defaults, operations };
 }
 
 function hostsModule(doc) {
-  const { hosts, formOperations, defaults } = describeHosts(doc);
+  const { hosts, formOperations, defaults, operations } = describeHosts(doc);
   const union = (list) => list.map((p) => JSON.stringify(p)).join(" | ");
   return `${HEADER}
 /** Paths served by the contact-center host, \`{base_url}\`. */
@@ -58,6 +66,15 @@ export const defaultBaseUrls = ${JSON.stringify({ main: defaults.base_url, legac
 
 /** Operations whose request body is \`application/x-www-form-urlencoded\`, by path. */
 export const formOperations: Readonly<Record<string, readonly string[]>> = ${JSON.stringify(formOperations, null, 2)};
+
+/**
+ * Every operation of the document, in its order: the one list of operations. The sandbox's routes,
+ * the tests' fakes and the samples derive from it, so an operation added to the document reaches them.
+ */
+export const operations = ${JSON.stringify(operations, null, 2)} as const;
+
+/** The \`operationId\` of each operation of the document. */
+export type OperationId = (typeof operations)[number]["operationId"];
 `;
 }
 

@@ -6,7 +6,13 @@ import { applyMediaTypes } from "./media-types.js";
 
 export type { Client, ClientOptions, Middleware } from "openapi-fetch";
 export { encodeForm, parseBody, ResponseParseError } from "./body.js";
-export { defaultBaseUrls, type LegacyPath, type MainPath } from "./generated/hosts.js";
+export {
+  defaultBaseUrls,
+  type LegacyPath,
+  type MainPath,
+  type OperationId,
+  operations,
+} from "./generated/hosts.js";
 export type { components, operations, paths } from "./generated/schema.js";
 
 type Schemas = components["schemas"];

@@ -21,3 +21,61 @@ export const formOperations: Readonly<Record<string, readonly string[]>> = {
     "post"
   ]
 };
+
+/**
+ * Every operation of the document, in its order: the one list of operations. The sandbox's routes,
+ * the tests' fakes and the samples derive from it, so an operation added to the document reaches them.
+ */
+export const operations = [
+  {
+    "operationId": "exchangeAccessToken",
+    "method": "post",
+    "path": "/api/auth/login/rc/accesstoken",
+    "host": "main"
+  },
+  {
+    "operationId": "refreshAccessToken",
+    "method": "post",
+    "path": "/api/auth/token/refresh",
+    "host": "main"
+  },
+  {
+    "operationId": "listAccounts",
+    "method": "get",
+    "path": "/voice/api/v1/admin/accounts",
+    "host": "main"
+  },
+  {
+    "operationId": "listUsers",
+    "method": "get",
+    "path": "/voice/api/v1/admin/users",
+    "host": "main"
+  },
+  {
+    "operationId": "legacyLogin",
+    "method": "post",
+    "path": "/api/auth/login/admin",
+    "host": "legacy"
+  },
+  {
+    "operationId": "listApiTokens",
+    "method": "get",
+    "path": "/voice/api/v1/admin/token",
+    "host": "legacy"
+  },
+  {
+    "operationId": "createApiToken",
+    "method": "post",
+    "path": "/voice/api/v1/admin/token",
+    "host": "legacy"
+  },
+  {
+    "operationId": "deleteApiToken",
+    "method": "delete",
+    "path": "/voice/api/v1/admin/token/{apiToken}",
+    "host": "legacy"
+  }
+] as const;
+
+/** The `operationId` of each operation of the document. */
+export type OperationId = (typeof operations)[number]["operationId"];
