@@ -71,10 +71,10 @@ export const formOperations: Readonly<Record<string, readonly string[]>> = ${JSO
  * Every operation of the document, in its order: the one list of operations. The sandbox's routes,
  * the tests' fakes and the samples derive from it, so an operation added to the document reaches them.
  */
-export const operations = ${JSON.stringify(operations, null, 2)} as const;
+export const operationTable = ${JSON.stringify(operations, null, 2)} as const;
 
 /** The \`operationId\` of each operation of the document. */
-export type OperationId = (typeof operations)[number]["operationId"];
+export type OperationId = (typeof operationTable)[number]["operationId"];
 `;
 }
 

@@ -11,7 +11,7 @@ export {
   type LegacyPath,
   type MainPath,
   type OperationId,
-  operations,
+  operationTable,
 } from "./generated/hosts.js";
 export type { components, operations, paths } from "./generated/schema.js";
 

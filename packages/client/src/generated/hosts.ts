@@ -26,7 +26,7 @@ export const formOperations: Readonly<Record<string, readonly string[]>> = {
  * Every operation of the document, in its order: the one list of operations. The sandbox's routes,
  * the tests' fakes and the samples derive from it, so an operation added to the document reaches them.
  */
-export const operations = [
+export const operationTable = [
   {
     "operationId": "exchangeAccessToken",
     "method": "post",
@@ -78,4 +78,4 @@ export const operations = [
 ] as const;
 
 /** The `operationId` of each operation of the document. */
-export type OperationId = (typeof operations)[number]["operationId"];
+export type OperationId = (typeof operationTable)[number]["operationId"];
