@@ -1,0 +1,47 @@
+// The sandbox as Mock Service Worker handlers: a test's fetch calls to the hosts are answered by the
+// sandbox's apps in the same process, with no port at all (msw 2 or 3, an optional peer dependency).
+import { http, type RequestHandler } from "msw";
+import { createSandboxApps, type SandboxApps, type SandboxOptions } from "./app.js";
+
+export interface SandboxHandlersOptions extends SandboxOptions {
+  /** The contact-center host the code under test calls; default `https://engage.ringcentral.com`. */
+  baseUrl?: string;
+  /** The deprecated login host; default `https://portal.vacd.biz`. */
+  legacyBaseUrl?: string;
+}
+
+export interface SandboxHandlers {
+  /** For `setupServer(...handlers)` (msw/node) or `setupWorker(...handlers)` (msw/browser). */
+  handlers: RequestHandler[];
+  /** The apps behind the handlers: their seeded credentials, faults and settings. */
+  apps: SandboxApps;
+}
+
+const originOf = (url: string, option: string) => {
+  try {
+    const parsed = new URL(url);
+    if (parsed.pathname !== "/" || parsed.search || parsed.hash) throw new Error();
+    return parsed.origin;
+  } catch {
+    throw new TypeError(`${option} must be an origin such as https://engage.ringcentral.com`);
+  }
+};
+
+/** Handlers that send every request for either host to a fresh sandbox. */
+export function sandboxHandlers(options: SandboxHandlersOptions = {}): SandboxHandlers {
+  const {
+    baseUrl = "https://engage.ringcentral.com",
+    legacyBaseUrl = "https://portal.vacd.biz",
+    ...rest
+  } = options;
+  const main = originOf(baseUrl, "baseUrl");
+  const legacy = originOf(legacyBaseUrl, "legacyBaseUrl");
+  const apps = createSandboxApps(rest);
+  return {
+    apps,
+    handlers: [
+      http.all(`${main}/*`, ({ request }) => apps.main.fetch(request)),
+      http.all(`${legacy}/*`, ({ request }) => apps.legacy.fetch(request)),
+    ],
+  };
+}
