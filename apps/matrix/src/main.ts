@@ -87,13 +87,13 @@ const nodeCells = (["node20", "node22", "node24"] as const).flatMap((name) => {
 // Every public package of the workspace gets the packaging cells; the ones that ship code also the
 // ESM/CommonJS/declarations checks. Node-only subpaths a package must export are named here.
 const nodeOnly: Record<string, string[]> = { "@engage-voice/auth": ["./node"] };
-const packagingCells = (await publicPackages()).flatMap(({ name, code }) => {
+const packagingCells = (await publicPackages()).flatMap(({ name, code, esmOnly }) => {
   const label = name.replace("@engage-voice/", "");
   const tarball = () => tarballOf(packed(), name);
   return [
-    code ? contentsCell(label, tarball, nodeOnly[name]) : dataContentsCell(label, tarball),
+    code ? contentsCell(label, tarball, nodeOnly[name], esmOnly) : dataContentsCell(label, tarball),
     publintCell(label, tarball),
-    ...(code ? [attwCell(label, tarball)] : []),
+    ...(code ? [attwCell(label, tarball, esmOnly ? "esm-only" : "strict")] : []),
   ];
 });
 

@@ -11,8 +11,10 @@ export interface PublicPackage {
   name: string;
   /** Its folder, relative to the repository root. */
   dir: string;
-  /** Whether it ships code with types (ESM, CommonJS, declarations), not only data. */
+  /** Whether it ships code with types, not only data. */
   code: boolean;
+  /** Whether its code is ESM only (no `require` condition): a tool for tests, not a library. */
+  esmOnly: boolean;
 }
 
 /**
@@ -40,9 +42,11 @@ export async function publicPackages(): Promise<PublicPackage[]> {
       name: string;
       private?: boolean;
       types?: string;
+      exports?: unknown;
     };
     if (manifest.private === true) continue;
-    found.push({ name: manifest.name, dir, code: typeof manifest.types === "string" });
+    const esmOnly = !JSON.stringify(manifest.exports ?? {}).includes('"require"');
+    found.push({ name: manifest.name, dir, code: typeof manifest.types === "string", esmOnly });
   }
   return found;
 }

@@ -1,4 +1,5 @@
-// `node dist/cli.js [--port-main N] [--port-legacy N] [--token-lifetime SECONDS] [--faults]`
+#!/usr/bin/env node
+// `engage-voice-sandbox [options]`: see USAGE in cli-args.ts.
 
 import { parseCliArgs, USAGE } from "./cli-args.js";
 import { describeSandbox, startSandbox } from "./node.js";

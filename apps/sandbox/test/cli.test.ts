@@ -12,11 +12,36 @@ describe("the command line", () => {
     expect(parseCliArgs(["--help"])).toBe("help");
   });
 
+  it("sets the limits and seeds extra parent tokens, keeping the seeded ones", () => {
+    const options = parseCliArgs([
+      "--exchange-limit",
+      "50",
+      "--users-limit",
+      "1000",
+      "--parent-token",
+      "dev-1=1001",
+      "--parent-token",
+      "dev-2=1002",
+    ]);
+    expect(options).toMatchObject({
+      exchangeRateLimit: { limit: 50, windowMs: 60_000 },
+      usersRateLimit: { limit: 1000, windowMs: 60_000 },
+    });
+    const tokens = (options as { parentTokens: Record<string, number> }).parentTokens;
+    expect(tokens).toMatchObject({
+      "dev-1": 1001,
+      "dev-2": 1002,
+      "sandbox-rc-token-ada": expect.any(Number),
+    });
+  });
+
   it.each([
     [["--port-main", "70000"], /--port-main must be an integer from 0 to 65535/],
     [["--token-lifetime", "0"], /--token-lifetime must be an integer from 1 to 86400/],
     [["--token-lifetime", "1.5"], /--token-lifetime/],
     [["--colour"], /Unknown option '--colour'/],
+    [["--exchange-limit", "0"], /--exchange-limit must be an integer from 1/],
+    [["--parent-token", "no-user-id"], /--parent-token must be TOKEN=USER_ID/],
   ])("rejects %j", (args, message) => {
     expect(() => parseCliArgs(args)).toThrow(message);
   });

@@ -32,9 +32,14 @@ async function readTarball(tarball: string) {
 }
 
 /** The problems of one entry point's conditions. */
-function entryProblems(subpath: string, entry: Entry, files: Set<string>): string[] {
+function entryProblems(subpath: string, entry: Entry, files: Set<string>, esmOnly = false): string[] {
   if (typeof entry === "string")
     return [`exports["${subpath}"] is a single file, not an import/require pair`];
+  if (esmOnly) {
+    // An ESM-only package lists `types` and `default` for each entry point.
+    const target = { import: entry as Target };
+    return entryProblems(subpath, target, files).filter((problem) => !problem.includes(".require"));
+  }
   return Object.entries(FORMATS).flatMap(([condition, pattern]) => {
     const target = entry[condition as keyof typeof FORMATS];
     const where = `exports["${subpath}"].${condition}`;
@@ -54,7 +59,12 @@ function entryProblems(subpath: string, entry: Entry, files: Set<string>): strin
   });
 }
 
-export function contentsCell(label: string, tarball: () => string, nodeOnly: readonly string[] = []): Cell {
+export function contentsCell(
+  label: string,
+  tarball: () => string,
+  nodeOnly: readonly string[] = [],
+  esmOnly = false,
+): Cell {
   return {
     name: `contents ${label}`,
     async run() {
@@ -70,7 +80,7 @@ export function contentsCell(label: string, tarball: () => string, nodeOnly: rea
         ([subpath]) => subpath !== "./package.json",
       );
       if (!entries.some(([subpath]) => subpath === ".")) problems.push('exports has no "."');
-      for (const [subpath, entry] of entries) problems.push(...entryProblems(subpath, entry, files));
+      for (const [subpath, entry] of entries) problems.push(...entryProblems(subpath, entry, files, esmOnly));
       for (const subpath of nodeOnly) {
         if (!entries.some(([s]) => s === subpath))
           problems.push(`the Node-only subpath ${subpath} is not exported`);
@@ -89,7 +99,7 @@ export function contentsCell(label: string, tarball: () => string, nodeOnly: rea
       }
       if (problems.length > 0)
         throw new Error(`${manifest.name} is missing what users need:\n${problems.join("\n")}`);
-      return `${entries.map(([subpath]) => subpath).join(", ")}: ESM + CJS, each with types`;
+      return `${entries.map(([subpath]) => subpath).join(", ")}: ${esmOnly ? "ESM only" : "ESM + CJS"}, each with types`;
     },
   };
 }
