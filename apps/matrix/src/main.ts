@@ -14,6 +14,7 @@ import { browserCell, bundleBrowserConsumer } from "./cells/browser.ts";
 import { contentsCell, dataContentsCell } from "./cells/contents.ts";
 import { attwCell, publintCell } from "./cells/packaging.ts";
 import { processCell } from "./cells/runtime.ts";
+import { sandboxPackageCell } from "./cells/sandbox-package.ts";
 import { typeCells } from "./cells/types.ts";
 import { createConsumer } from "./consumer.ts";
 import { packAll, publicPackages, type Tarballs, tarballOf } from "./pack.ts";
@@ -56,6 +57,19 @@ function consumer(template: string, prepare?: (dir: string) => Promise<void>): (
 }
 
 const nodeProject = consumer("node");
+let sandboxInstall: Promise<string> | undefined;
+const sandboxProject = () => {
+  sandboxInstall ??= createConsumer({
+    template: join(consumersDir, "sandbox"),
+    dir: join(work, "sandbox"),
+    tarballs: packed(),
+    dependencies: {
+      "@engage-voice/sandbox": `file:${tarballOf(packed(), "@engage-voice/sandbox")}`,
+      msw: "3.0.5",
+    },
+  });
+  return sandboxInstall;
+};
 const denoProject = consumer("deno");
 const browserProject = consumer("browser", bundleBrowserConsumer);
 
@@ -99,6 +113,7 @@ const packagingCells = (await publicPackages()).flatMap(({ name, code, esmOnly }
 
 const cells: Cell[] = [
   ...packagingCells,
+  sandboxPackageCell(sandboxProject),
   ...typeCells(work, packed),
   ...nodeCells,
   processCell({
