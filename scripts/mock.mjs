@@ -12,15 +12,22 @@ if (await portInUse(port)) {
   );
   process.exit(1);
 }
-const prism = await startPrism({ port, verbose: "info", stdio: "inherit" });
-console.log(`\nPrism mock of both hosts (contact-center and deprecated login): ${prism.url}`);
-console.log("Requests that break the contract answer 4xx/422 with the reason in the sl-violations header.");
-console.log(
-  `Pick a documented answer with a header: curl -H 'Prefer: code=401' ${prism.url}/voice/api/v1/admin/accounts -H 'Authorization: Bearer x'\n`,
-);
+// A signal that comes while Prism starts (a CI job that got its answer from the readiness probe)
+// must still stop Prism: the handlers are in place before it is spawned.
+let prism;
+let stopRequested = false;
 const stop = async () => {
+  stopRequested = true;
+  if (!prism) return;
   await prism.stop();
   process.exit(0);
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
+prism = await startPrism({ port, verbose: "info", stdio: "inherit" });
+if (stopRequested) await stop();
+console.log(`\nPrism mock of both hosts (contact-center and deprecated login): ${prism.url}`);
+console.log("Requests that break the contract answer 4xx/422 with the reason in the sl-violations header.");
+console.log(
+  `Pick a documented answer with a header: curl -H 'Prefer: code=401' ${prism.url}/voice/api/v1/admin/accounts -H 'Authorization: Bearer x'\n`,
+);
