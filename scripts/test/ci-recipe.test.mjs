@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -33,7 +33,13 @@ test("the README's CI recipe starts the mock, runs the tests against it and stop
   try {
     await run("bash", ["-e", "-c", script], {
       cwd: root,
-      env: { ...process.env, MOCK_PORT: String(port), PATH: `${bin}:${process.env.PATH}` },
+      // As in a CI job, `node` is the real binary (a package manager's node shim would be killed
+      // in its place by the recipe's trap, and leave the mock running).
+      env: {
+        ...process.env,
+        MOCK_PORT: String(port),
+        PATH: `${dirname(process.execPath)}:${bin}:${process.env.PATH}`,
+      },
       timeout: 120_000,
     }).catch(async (error) => {
       throw new Error(`${error.message}\n${await readFile(join(root, "mock.log"), "utf8").catch(() => "")}`);
