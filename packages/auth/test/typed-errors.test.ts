@@ -1,5 +1,4 @@
-// Checked by `tsc` (the typecheck task) as much as run: each @ts-expect-error fails the build if the
-// line under it compiles.
+// The run-time side of the typed errors; their types are in typed-errors.test-d.ts.
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   type ApiTokens,

@@ -1,4 +1,4 @@
-// Type-level contract, checked by `tsc` (the typecheck task) and run by vitest.
+// Type-level contract: checked by vitest's typecheck (tsc) in every test run.
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type Account,
