@@ -20,8 +20,11 @@ type Rejected = new (
 /** Looked up on each call, so a fetch installed later (a test, a polyfill) is used; never called as a method. */
 export const globalFetch: FetchLike = (request) => fetch(request);
 
+/** The default logger; library code logs through a `Logger` only, so this is the one place with console. */
 export const consoleLogger: Logger = {
+  // biome-ignore lint/suspicious/noConsole: the documented default logger of the package
   warn: (message) => console.warn(message),
+  // biome-ignore lint/suspicious/noConsole: the documented default logger of the package
   error: (message) => console.error(message),
 };
 
