@@ -2,6 +2,7 @@
 // `legacy.fetch` from Node (see node.ts), Bun, Deno or a worker.
 
 import type { Hono } from "hono";
+import { createControl, type SandboxControl } from "./control.js";
 import type { SandboxFaults } from "./faults.js";
 import { createLegacyHost } from "./legacy-host.js";
 import { createMainHost } from "./main-host.js";
@@ -9,6 +10,7 @@ import { type RateLimit, resolveOptions, type SandboxOptions } from "./options.j
 import { ACCOUNTS, findUser, MAIN_ACCOUNT, type SeedUser } from "./seed.js";
 import { SandboxState } from "./state.js";
 
+export { CONTROL_PATH, type SandboxControl } from "./control.js";
 export type { Fault, FaultMatch, SandboxFaults } from "./faults.js";
 export { FaultError } from "./faults.js";
 export { decodeClaims, type JwtClaims } from "./jwt.js";
@@ -31,6 +33,8 @@ export interface SandboxApps {
   legacy: Hono;
   seed: SandboxSeed;
   faults: SandboxFaults;
+  /** Time and state control: works in process whether or not `control.enabled` opens its HTTP path. */
+  control: SandboxControl;
   /** The limits in force, defaults filled in. */
   settings: SandboxSettings;
 }
@@ -41,6 +45,7 @@ export interface SandboxSettings {
   usersRateLimit: RateLimit;
   maxBodyBytes: number;
   faultsEnabled: boolean;
+  controlEnabled: boolean;
 }
 
 export function createSandboxApps(options: SandboxOptions = {}): SandboxApps {
@@ -55,12 +60,21 @@ export function createSandboxApps(options: SandboxOptions = {}): SandboxApps {
     }),
     legacyLogins: resolved.legacyLogins.map((login) => ({ ...login })),
   };
-  const { tokenLifetimeMs, exchangeRateLimit, usersRateLimit, maxBodyBytes, faultsEnabled } = resolved;
+  const { tokenLifetimeMs, exchangeRateLimit, usersRateLimit, maxBodyBytes, faultsEnabled, controlEnabled } =
+    resolved;
   return {
     main: createMainHost(state),
     legacy: createLegacyHost(state),
     seed,
     faults: state.faults,
-    settings: { tokenLifetimeMs, exchangeRateLimit, usersRateLimit, maxBodyBytes, faultsEnabled },
+    control: createControl(state),
+    settings: {
+      tokenLifetimeMs,
+      exchangeRateLimit,
+      usersRateLimit,
+      maxBodyBytes,
+      faultsEnabled,
+      controlEnabled,
+    },
   };
 }

@@ -15,6 +15,7 @@ function unauthorized(c: Context, state: SandboxState, message: string): Respons
 async function userOfJwt(c: Context, state: SandboxState, token: string): Promise<SeedUser | Response> {
   const result = await state.jwt.verify(token, state.now());
   if (!result.ok && result.reason === "expired") return c.text(JWT_EXPIRED, 401);
+  if (result.ok && state.isExpiredByControl(result.claims.jti)) return c.text(JWT_EXPIRED, 401);
   const user = result.ok ? findUser(Number(result.claims.sub)) : undefined;
   return user ?? unauthorized(c, state, "The access token is invalid");
 }

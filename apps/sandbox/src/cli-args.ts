@@ -10,6 +10,7 @@ export const USAGE = `Usage: engage-voice-sandbox [options]
   --users-limit N           GET /users calls a minute (default 120)
   --parent-token TOKEN=ID   seed another parent-platform token for seeded user ID (repeatable)
   --faults                  enable fault injection (POST /__sandbox/faults on either host)
+  --control                 enable time and state control (POST /__sandbox/control on either host)
   --help                    show this text`;
 
 function integer(value: string | undefined, name: string, min: number, max: number): number | undefined {
@@ -32,6 +33,7 @@ export function parseCliArgs(args: string[]): StartSandboxOptions | "help" {
       "users-limit": { type: "string" },
       "parent-token": { type: "string", multiple: true },
       faults: { type: "boolean", default: false },
+      control: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -58,5 +60,6 @@ export function parseCliArgs(args: string[]): StartSandboxOptions | "help" {
     ...(legacyPort === undefined ? {} : { legacyPort }),
     ...(lifetime === undefined ? {} : { tokenLifetimeMs: lifetime * 1000 }),
     faults: { enabled: values.faults },
+    ...(values.control ? { control: { enabled: true } } : {}),
   };
 }

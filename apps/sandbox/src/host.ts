@@ -3,6 +3,7 @@
 
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
+import { addControlRoutes, CONTROL_PATH, createControl } from "./control.js";
 import { apiError, ErrorCode } from "./errors.js";
 import { parseFault } from "./faults.js";
 import { FAULTS_PATH, HOST_TITLES, type HostName } from "./paths.js";
@@ -53,7 +54,8 @@ export function createHost(state: SandboxState, name: HostName): Hono {
     }),
   );
   app.use("*", async (c, next) => {
-    if (c.req.method === "OPTIONS" || c.req.path === FAULTS_PATH) return next();
+    if (c.req.method === "OPTIONS" || c.req.path === FAULTS_PATH || c.req.path === CONTROL_PATH)
+      return next();
     const fault = state.faults.take(["delay", "status", "rate-limit"], c.req.method, c.req.path);
     if (fault?.kind === "delay") await sleep(fault.ms);
     if (fault?.kind === "status") {
@@ -80,6 +82,7 @@ export function createHost(state: SandboxState, name: HostName): Hono {
     return next();
   });
 
+  if (state.options.controlEnabled) addControlRoutes(app, state, createControl(state));
   if (state.faults.enabled) {
     app.post(FAULTS_PATH, async (c) => {
       if (mediaType(c) !== "application/json") {

@@ -6,8 +6,10 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
 import {
+  CONTROL_PATH,
   createSandboxApps,
   FAULTS_PATH,
+  type SandboxControl,
   type SandboxFaults,
   type SandboxSeed,
   type SandboxSettings,
@@ -30,6 +32,8 @@ export interface RunningSandbox {
   legacyUrl: string;
   seed: SandboxSeed;
   faults: SandboxFaults;
+  /** Time and state control (see `SandboxOptions.control`); always usable in process. */
+  control: SandboxControl;
   /** The limits in force, defaults filled in. */
   settings: SandboxSettings;
   /** Stops both servers, closing open connections; resolves once both are closed. */
@@ -93,7 +97,7 @@ function urlOf(server: Server): string {
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const mainPort = checkPort(options.mainPort, "mainPort");
   const legacyPort = checkPort(options.legacyPort, "legacyPort");
-  const { main, legacy, seed, faults, settings } = createSandboxApps({
+  const { main, legacy, seed, faults, control, settings } = createSandboxApps({
     ...options,
     dropConnection: (env) => (env as HttpBindings).incoming.socket.destroy(),
   });
@@ -110,6 +114,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     legacyUrl: urlOf(legacyServer),
     seed,
     faults,
+    control,
     settings,
     stop: async () => {
       await Promise.all([close(mainServer), close(legacyServer)]);
@@ -133,6 +138,9 @@ export function describeSandbox(
     `  deprecated login host  {legacy_base_url}  ${legacyUrl}`,
     `  access tokens live ${settings.tokenLifetimeMs / 1000} s; the exchange allows ${limit} calls in ${windowMs / 1000} s`,
     ...(settings.faultsEnabled ? [`  fault injection is on: POST ${FAULTS_PATH} on either host`] : []),
+    ...(settings.controlEnabled
+      ? [`  time and state control is on: POST ${CONTROL_PATH} on either host`]
+      : []),
     "",
     "Parent-platform tokens for the exchange (rcAccessToken):",
     ...seed.parentTokens.map(

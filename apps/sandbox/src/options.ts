@@ -25,6 +25,12 @@ export interface SandboxOptions {
   /** Fault injection for tests. Off by default; when off, nothing of it can be reached. */
   faults?: { enabled: boolean };
   /**
+   * Time and state control for tests: advance the clock, expire every token, revoke a session,
+   * reset the rate limits or everything; in process (`control`) and over HTTP on `POST
+   * /__sandbox/control`. Off by default; when off, the HTTP path does not exist.
+   */
+  control?: { enabled: boolean };
+  /**
    * Destroys the connection a request came in on, given the runtime's `c.env` (the Node entry
    * passes one). Without it a dropped response is simulated by a body stream that errors.
    */
@@ -40,6 +46,7 @@ export interface ResolvedOptions {
   maxBodyBytes: number;
   now: () => number;
   faultsEnabled: boolean;
+  controlEnabled: boolean;
   dropConnection: ((env: unknown) => void) | undefined;
 }
 
@@ -101,6 +108,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     maxBodyBytes: positiveInteger(options.maxBodyBytes ?? 16_384, "maxBodyBytes"),
     now: options.now ?? Date.now,
     faultsEnabled: options.faults?.enabled === true,
+    controlEnabled: options.control?.enabled === true,
     dropConnection: options.dropConnection,
   };
 }

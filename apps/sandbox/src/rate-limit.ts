@@ -16,6 +16,11 @@ export class SlidingWindow {
     this.#times.push(now);
     return undefined;
   }
+
+  /** Forgets every request: the window starts empty. */
+  reset(): void {
+    this.#times.length = 0;
+  }
 }
 
 /** `Retry-After` in whole seconds, never 0: a client that waits that long will get through. */

@@ -29,6 +29,11 @@ export class SandboxState {
   readonly #revokedSessions = new Set<string>();
   /** Permanent API token -> user id; the map keeps creation order for listing. */
   readonly #apiTokens = new Map<string, number>();
+  /** How far the control moved the clock past `options.now()`. */
+  #offsetMs = 0;
+  /** `jti`s of access tokens issued since the last "expire every token now", and of those expired by it. */
+  readonly #liveJtis = new Set<string>();
+  readonly #expiredJtis = new Set<string>();
 
   constructor(readonly options: ResolvedOptions) {
     this.faults = new FaultQueue(options.faultsEnabled);
@@ -37,7 +42,49 @@ export class SandboxState {
   }
 
   now(): number {
-    return this.options.now();
+    return this.options.now() + this.#offsetMs;
+  }
+
+  /** Moves the sandbox's clock forward: tokens expire and rate-limit windows pass as if time had. */
+  advance(ms: number): void {
+    this.#offsetMs += ms;
+  }
+
+  /** Every access token issued so far answers `Jwt is expired` from now on. */
+  expireAccessTokens(): number {
+    for (const jti of this.#liveJtis) this.#expiredJtis.add(jti);
+    const count = this.#liveJtis.size;
+    this.#liveJtis.clear();
+    return count;
+  }
+
+  isExpiredByControl(jti: unknown): boolean {
+    return typeof jti === "string" && this.#expiredJtis.has(jti);
+  }
+
+  /** Revokes the session a refresh token belongs to, as a spent token presented twice would. */
+  revokeSessionOf(refreshToken: string): boolean {
+    const record = this.#refreshTokens.get(refreshToken);
+    if (!record) return false;
+    this.#revokedSessions.add(record.sessionId);
+    return true;
+  }
+
+  resetRateLimits(): void {
+    this.exchangeWindow.reset();
+    this.usersWindow.reset();
+  }
+
+  /** Back to the state of a fresh start: no sessions, no API tokens, no faults, the real clock. */
+  reset(): void {
+    this.#refreshTokens.clear();
+    this.#revokedSessions.clear();
+    this.#apiTokens.clear();
+    this.#liveJtis.clear();
+    this.#expiredJtis.clear();
+    this.#offsetMs = 0;
+    this.faults.clear();
+    this.resetRateLimits();
   }
 
   /**
@@ -51,13 +98,15 @@ export class SandboxState {
   ): Promise<Record<string, unknown>> {
     const now = this.now();
     const iat = Math.floor(now / 1000);
+    const jti = crypto.randomUUID();
+    this.#liveJtis.add(jti);
     const accessToken = await this.jwt.sign({
       sub: String(user.userId),
       accountId: user.accountId,
       mainAccountId: MAIN_ACCOUNT.mainAccountId,
       agentId: user.agentId,
       ...extraClaims,
-      jti: crypto.randomUUID(),
+      jti,
       iat,
       exp: Math.floor((now + this.options.tokenLifetimeMs) / 1000),
     });

@@ -32,11 +32,10 @@ const LEE = {
   platformId: "sandbox-platform",
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const many = <T>(count: number, task: () => Promise<T>) => Promise.all(Array.from({ length: count }, task));
 
 /** Counts requests per endpoint and `Jwt is expired` answers, and remembers when each refresh was sent. */
-function wire() {
+function wire(now: () => number = Date.now) {
   const calls = { exchange: 0, refresh: 0, accounts: 0, expired: 0 };
   const refreshSentAt: number[] = [];
   const fetchCounted = async (request: Request): Promise<Response> => {
@@ -44,7 +43,7 @@ function wire() {
     if (path === "/api/auth/login/rc/accesstoken") calls.exchange++;
     if (path === "/api/auth/token/refresh") {
       calls.refresh++;
-      refreshSentAt.push(Date.now());
+      refreshSentAt.push(now());
     }
     if (path === "/voice/api/v1/admin/accounts") calls.accounts++;
     const response = await fetch(request);
@@ -67,8 +66,13 @@ function logger() {
 }
 
 async function setup(options: Partial<TokenManagerOptions> = {}, sandboxOptions = {}) {
-  const sandbox = await open({ tokenLifetimeMs: LIFETIME_MS, faults: { enabled: true }, ...sandboxOptions });
-  const counted = wire();
+  const sandbox = await open({
+    tokenLifetimeMs: LIFETIME_MS,
+    faults: { enabled: true },
+    control: { enabled: true },
+    ...sandboxOptions,
+  });
+  const counted = wire(() => sandbox.control.now());
   const logs = logger();
   const store = memoryStore();
   const auth = createTokenManager({
@@ -77,6 +81,8 @@ async function setup(options: Partial<TokenManagerOptions> = {}, sandboxOptions 
     fetch: counted.fetch,
     store,
     logger: logs.log,
+    // The manager reads the sandbox's clock, which the tests move: no verdict waits on the wall clock.
+    clock: { now: () => sandbox.control.now() },
     ...options,
   });
   const client = createClient({ baseUrl: sandbox.mainUrl, fetch: counted.fetch });
@@ -84,17 +90,8 @@ async function setup(options: Partial<TokenManagerOptions> = {}, sandboxOptions 
   return { sandbox, auth, client, store, logs, ...counted };
 }
 
-/** Real expiry of an access token on this machine's clock, which the sandbox shares. */
+/** The expiry of an access token on the sandbox's clock. */
 const expiryOf = (accessToken: string) => (decodeClaims(accessToken)?.exp as number) * 1000;
-
-/**
- * Waits for the start of a wall-clock second. JWT times and `Date` are whole seconds, so a client
- * can misjudge the server's clock by up to a second; issuing a token right after a second starts
- * keeps that error small, so "before expiry" is a matter of design, not of luck.
- */
-async function atSecondStart(): Promise<void> {
-  await sleep(1000 - (Date.now() % 1000) + 5);
-}
 
 describe("the exchange flow with 2 s tokens", () => {
   it("exchanges once for the first calls, and the session names the account", async () => {
@@ -112,13 +109,12 @@ describe("the exchange flow with 2 s tokens", () => {
   });
 
   it("refreshes ahead of expiry: the refresh goes out before the token expires, and no call sees it expired", async () => {
-    const { auth, client, calls, refreshSentAt } = await setup({ refreshWindow: () => 1000 });
-    await atSecondStart();
+    const { sandbox, auth, client, calls, refreshSentAt } = await setup({ refreshWindow: () => 1000 });
     const first = await auth.getAccessToken();
     const expiresAt = expiryOf(first);
-    while (calls.refresh === 0 && Date.now() < expiresAt + 1000) {
+    while (calls.refresh === 0 && sandbox.control.now() < expiresAt + 1000) {
       expect((await client.GET("/voice/api/v1/admin/accounts")).response.status).toBe(200);
-      await sleep(50);
+      sandbox.control.advance(50);
     }
     expect(calls.refresh).toBe(1);
     expect(refreshSentAt[0]).toBeLessThan(expiresAt);
@@ -137,11 +133,11 @@ describe("the exchange flow with 2 s tokens", () => {
       await auth.refresh();
       expect((await client.GET("/voice/api/v1/admin/accounts")).response.status).toBe(200);
     }
-    // Then three natural expiries, with calls every 100 ms.
-    const until = Date.now() + 3 * LIFETIME_MS + 300;
-    while (Date.now() < until) {
+    // Then three natural expiries, with calls every 100 ms of the sandbox's clock.
+    const until = sandbox.control.now() + 3 * LIFETIME_MS + 300;
+    while (sandbox.control.now() < until) {
       expect((await client.GET("/voice/api/v1/admin/accounts")).response.status).toBe(200);
-      await sleep(100);
+      sandbox.control.advance(100);
     }
     expect(calls.exchange).toBe(1);
     expect(calls.refresh).toBeGreaterThanOrEqual(23);
@@ -153,9 +149,9 @@ describe("the exchange flow with 2 s tokens", () => {
   });
 
   it("serves hundreds of concurrent calls across an expiry with one refresh", async () => {
-    const { client, auth, calls } = await setup();
+    const { sandbox, client, auth, calls } = await setup();
     const token = await auth.getAccessToken();
-    await sleep(Math.max(0, expiryOf(token) - Date.now()) + 50);
+    sandbox.control.advance(Math.max(0, expiryOf(token) - sandbox.control.now()) + 50);
     const answers = await many(300, () => client.GET("/voice/api/v1/admin/accounts"));
     expect(answers.map(({ response }) => response.status)).toEqual(Array(300).fill(200));
     expect(calls.refresh).toBe(1);
@@ -235,7 +231,7 @@ describe("the exchange flow with 2 s tokens", () => {
 
 describe("legacy login and permanent API tokens", () => {
   it("logs in, creates, lists and deletes permanent tokens, with a bearer token and with X-Auth-Token", async () => {
-    const sandbox = await open({ tokenLifetimeMs: LIFETIME_MS });
+    const sandbox = await open({ tokenLifetimeMs: LIFETIME_MS, control: { enabled: true } });
     const { log } = logger();
     const tokens = await legacyLogin({ baseUrl: sandbox.legacyUrl, ...LEE, logger: log });
     expect(tokens.agentDetails?.[0]?.username).toBe(LEE.username);
@@ -246,7 +242,7 @@ describe("legacy login and permanent API tokens", () => {
     expect(await withBearer.list()).toEqual([first, second]);
 
     // A permanent token outlives the 2 s access token that created it.
-    await sleep(Math.max(0, expiryOf(tokens.accessToken) - Date.now()) + 50);
+    sandbox.control.advance(Math.max(0, expiryOf(tokens.accessToken) - sandbox.control.now()) + 50);
     await expect(withBearer.list()).rejects.toBeInstanceOf(CredentialRejectedError);
     const withApiToken = apiTokens({ baseUrl: sandbox.legacyUrl, auth: { apiToken: first } });
     expect(await withApiToken.list()).toEqual([first, second]);

@@ -1,0 +1,97 @@
+// Time and state control for tests (off unless enabled, like faults): a user's test of token
+// handling advances the sandbox's clock instead of sleeping, and resets state between cases.
+import type { Context, Hono } from "hono";
+import { apiError, ErrorCode } from "./errors.js";
+import type { SandboxState } from "./state.js";
+
+export const CONTROL_PATH = "/__sandbox/control";
+
+/** The control of one sandbox, shared by both hosts. */
+export interface SandboxControl {
+  /** The sandbox's clock, in epoch milliseconds. */
+  now(): number;
+  /** Moves the clock forward: tokens expire and rate-limit windows pass as if `ms` had gone by. */
+  advance(ms: number): void;
+  /** Every access token issued so far answers `Jwt is expired` from now on; returns how many. */
+  expireAccessTokens(): number;
+  /** Revokes the session `refreshToken` belongs to (all its refresh tokens); false if unknown. */
+  revokeSession(refreshToken: string): boolean;
+  /** Empties the exchange and users rate-limit windows. */
+  resetRateLimits(): void;
+  /** Forgets sessions, API tokens, faults, rate limits and clock moves: a fresh sandbox. */
+  reset(): void;
+}
+
+export function createControl(state: SandboxState): SandboxControl {
+  return {
+    now: () => state.now(),
+    advance(ms) {
+      if (!Number.isInteger(ms) || ms < 0 || ms > 366 * 86_400_000) {
+        throw new RangeError("advance(ms) takes an integer number of milliseconds from 0 to a year");
+      }
+      state.advance(ms);
+    },
+    expireAccessTokens: () => state.expireAccessTokens(),
+    revokeSession(refreshToken) {
+      if (typeof refreshToken !== "string") throw new TypeError("revokeSession() takes a refresh token");
+      return state.revokeSessionOf(refreshToken);
+    },
+    resetRateLimits: () => state.resetRateLimits(),
+    reset: () => state.reset(),
+  };
+}
+
+/** The largest control request read: a few fields. */
+const MAX_CONTROL_BYTES = 1024;
+
+async function readControl(c: Context): Promise<Record<string, unknown> | string> {
+  if ((c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() !== "application/json") {
+    return "A control request is sent as application/json";
+  }
+  const body = await c.req.raw.arrayBuffer().catch(() => undefined);
+  if (!body || body.byteLength > MAX_CONTROL_BYTES)
+    return `A control request is at most ${MAX_CONTROL_BYTES} bytes`;
+  try {
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch {
+    // answered below
+  }
+  return 'A control request is a JSON object such as {"action":"advance","ms":1000}';
+}
+
+/**
+ * `POST /__sandbox/control` with `{"action": "advance", "ms": N}`, `{"action": "expire-tokens"}`,
+ * `{"action": "revoke-session", "refreshToken": "..."}`, `{"action": "reset-rate-limits"}` or
+ * `{"action": "reset"}`. Answers the sandbox's clock after the action.
+ */
+export function addControlRoutes(app: Hono, state: SandboxState, control: SandboxControl): void {
+  app.post(CONTROL_PATH, async (c) => {
+    const request = await readControl(c);
+    const refuse = (message: string) => apiError(c, 400, ErrorCode.validation, message, state.now());
+    if (typeof request === "string") return refuse(request);
+    try {
+      switch (request.action) {
+        case "advance":
+          control.advance(request.ms as number);
+          break;
+        case "expire-tokens":
+          return c.json({ now: state.now(), expired: control.expireAccessTokens() });
+        case "revoke-session":
+          return c.json({ now: state.now(), revoked: control.revokeSession(request.refreshToken as string) });
+        case "reset-rate-limits":
+          control.resetRateLimits();
+          break;
+        case "reset":
+          control.reset();
+          break;
+        default:
+          return refuse("action must be advance, expire-tokens, revoke-session, reset-rate-limits or reset");
+      }
+    } catch (error) {
+      return refuse(error instanceof Error ? error.message : "The control request was refused");
+    }
+    return c.json({ now: state.now() });
+  });
+}
