@@ -1,0 +1,218 @@
+// The file store's lock under contention and faults: stale takeover by many managers and many
+// processes at once, dangling symlinks, swapped-in symlinks, directories, and a lock that is not ours.
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fileStore } from "../src/node.js";
+import { toTokenSet } from "../src/tokens.js";
+
+let dir = "";
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "ev-lock-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const age = async (path: string, ms: number) => {
+  const then = new Date(Date.now() - ms);
+  await utimes(path, then, then);
+};
+
+describe("the lock file", () => {
+  it("a stale lock taken over by many managers at once lets one holder in at a time", async () => {
+    for (let trial = 0; trial < 20; trial++) {
+      const path = join(dir, `tokens-${trial}.json`);
+      await writeFile(`${path}.lock`, "crashed-holder");
+      await age(`${path}.lock`, 60_000);
+      let inside = 0;
+      let most = 0;
+      const stores = Array.from({ length: 8 }, () => fileStore(path, { staleLockMs: 1_000 }));
+      await Promise.all(
+        stores.map((store) =>
+          store.lock?.(async () => {
+            inside++;
+            most = Math.max(most, inside);
+            await pause(2);
+            inside--;
+          }),
+        ),
+      );
+      expect(most).toBe(1);
+    }
+  });
+
+  it("takes a dangling symlink at the lock path as stale", async () => {
+    const path = join(dir, "tokens.json");
+    await symlink(join(dir, "nowhere"), `${path}.lock`);
+    const store = fileStore(path, { lockTimeoutMs: 2_000 });
+    expect(await store.lock?.(async () => "held")).toBe("held");
+  });
+
+  it("fails with store_failed, not a raw fs error, when the lock path is a directory", async () => {
+    const path = join(dir, "tokens.json");
+    await mkdir(`${path}.lock`);
+    const error = await fileStore(path)
+      .lock?.(async () => "held")
+      .catch((e) => e);
+    expect(error).toMatchObject({ code: "store_failed" });
+    expect(error.message).toMatch(/lock path is a directory/);
+  });
+
+  it("the heartbeat touches its own lock, and not a symlink swapped in for it", async () => {
+    const path = join(dir, "tokens.json");
+    const target = join(dir, "victim");
+    await writeFile(target, "keep my times");
+    await age(target, 3_600_000);
+    const before = (await stat(target)).mtimeMs;
+    const store = fileStore(path, { staleLockMs: 1_000 });
+    let ownTouched = false;
+    await store.lock?.(async () => {
+      await age(`${path}.lock`, 60_000);
+      await pause(900); // at least two heartbeats (every 333 ms)
+      ownTouched = Date.now() - (await stat(`${path}.lock`)).mtimeMs < 60_000;
+      await rm(`${path}.lock`);
+      await symlink(target, `${path}.lock`);
+      await pause(900);
+    });
+    expect(ownTouched).toBe(true);
+    expect((await stat(target)).mtimeMs).toBe(before);
+  });
+
+  it("the holder removes only a lock that still holds its token", async () => {
+    const path = join(dir, "tokens.json");
+    await fileStore(path).lock?.(async () => {
+      // Taken over while we were frozen: the lock is someone else's now.
+      await writeFile(`${path}.lock`, "another-holder");
+    });
+    expect(await readFile(`${path}.lock`, "utf8")).toBe("another-holder");
+  });
+});
+
+describe("fileStore faults and options", () => {
+  it("clear() on a directory is store_failed; a NUL in the path is refused up front", async () => {
+    await expect(fileStore(dir).clear()).rejects.toMatchObject({ code: "store_failed" });
+    expect(() => fileStore(`${dir}/a\0b`)).toThrow(expect.objectContaining({ code: "invalid_options" }));
+  });
+
+  it.each<[string, unknown, RegExp]>([
+    ["null options", null, /needs an options object/],
+    ["staleLockMs -1", { staleLockMs: -1 }, /staleLockMs must be an integer from 1000/],
+    ["staleLockMs NaN", { staleLockMs: Number.NaN }, /staleLockMs/],
+    ["lockTimeoutMs NaN", { lockTimeoutMs: Number.NaN }, /lockTimeoutMs must be an integer/],
+    ["lockTimeoutMs Infinity", { lockTimeoutMs: Number.POSITIVE_INFINITY }, /lockTimeoutMs/],
+    ["lock 'yes'", { lock: "yes" }, /lock must be true or false/],
+  ])("%s is invalid_options", (_, options, message) => {
+    expect(() => fileStore(join(dir, "t.json"), options as never)).toThrow(
+      expect.objectContaining({ code: "invalid_options", message: expect.stringMatching(message) }),
+    );
+  });
+
+  it("a write never replaces a stored set with a higher sequence", async () => {
+    const path = join(dir, "tokens.json");
+    const store = fileStore(path);
+    const newer = toTokenSet({ accessToken: "newer", refreshToken: "r2" }, 1, null, undefined, {
+      sequence: 5,
+    });
+    const older = toTokenSet({ accessToken: "older", refreshToken: "r1" }, 1, null, undefined, {
+      sequence: 4,
+    });
+    await store.set(newer);
+    await store.set(older);
+    expect((await store.get())?.accessToken).toBe("newer");
+    const next = toTokenSet({ accessToken: "next", refreshToken: "r3" }, 1, null, undefined, { sequence: 6 });
+    await store.set(next);
+    expect((await store.get())?.accessToken).toBe("next");
+  });
+});
+
+describe("many processes on one token file", () => {
+  const dist = fileURLToPath(new URL("../dist/", import.meta.url));
+
+  /** A token server on 127.0.0.1 that counts how often each refresh token is presented. */
+  async function countingServer() {
+    const presented = new Map<string, number>();
+    let serial = 0;
+    const issue = () => {
+      serial++;
+      const payload = Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 600 })).toString(
+        "base64url",
+      );
+      return JSON.stringify({ accessToken: `e30.${payload}.s${serial}`, refreshToken: `refresh-${serial}` });
+    };
+    const server = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => (body += chunk));
+      request.on("end", () => {
+        const token = new URLSearchParams(body).get("refresh_token");
+        if (token) presented.set(token, (presented.get(token) ?? 0) + 1);
+        response.writeHead(200, { "Content-Type": "application/json" }).end(issue());
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return {
+      presented,
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: () => server.close(),
+    };
+  }
+
+  const child = `
+    const { createTokenManager } = await import(process.env.AUTH_DIST + "index.js");
+    const { fileStore } = await import(process.env.AUTH_DIST + "node.js");
+    const auth = createTokenManager({ baseUrl: process.env.BASE, rcAccessToken: "rc", logger: {},
+      store: fileStore(process.env.TOKEN_FILE, { staleLockMs: 1000 }) });
+    // All processes start renewing at the same moment, as after a shared expiry.
+    await new Promise((resolve) => setTimeout(resolve, Number(process.env.START_AT) - Date.now()));
+    await auth.getAccessToken();
+  `;
+
+  it("after a holder died, six processes renewing at once present the stored refresh token once", async () => {
+    const server = await countingServer();
+    try {
+      for (let trial = 0; trial < 5; trial++) {
+        const path = join(dir, `shared-${trial}.json`);
+        const spentSoon = `refresh-start-${trial}`;
+        await writeFile(
+          path,
+          JSON.stringify({
+            accessToken: "e30.e30.expired",
+            refreshToken: spentSoon,
+            expiresAt: Date.now() - 1_000,
+            obtainedAt: Date.now() - 301_000,
+            sequence: 1,
+          }),
+        );
+        await writeFile(`${path}.lock`, "a-holder-that-was-killed");
+        await age(`${path}.lock`, 60_000);
+        const startAt = String(Date.now() + 1_500);
+        const env = {
+          ...process.env,
+          AUTH_DIST: dist,
+          BASE: server.url,
+          TOKEN_FILE: path,
+          START_AT: startAt,
+        };
+        await Promise.all(
+          Array.from({ length: 6 }, () =>
+            promisify(execFile)(process.execPath, ["--input-type=module", "--eval", child], {
+              env,
+              timeout: 60_000,
+            }),
+          ),
+        );
+        expect(server.presented.get(spentSoon)).toBe(1);
+      }
+      for (const count of server.presented.values()) expect(count).toBe(1);
+    } finally {
+      server.close();
+    }
+  }, 120_000);
+});
