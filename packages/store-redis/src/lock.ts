@@ -1,5 +1,5 @@
 import { EngageVoiceAuthError } from "@engage-voice/auth";
-import type { RedisLike } from "./client.js";
+import type { BoundedRedis } from "./bounded.js";
 
 export interface LockOptions {
   lockTtlMs: number;
@@ -23,12 +23,12 @@ const failed = (message: string, cause: unknown) =>
   new EngageVoiceAuthError("store_failed", message, { cause });
 
 /**
- * Runs `task` while holding `lockKey`: SET NX PX with a value only this call knows, retried with
+ * Runs `task` while holding `lockKey` (every command bounded in time by the caller's client): SET NX PX with a value only this call knows, retried with
  * jittered backoff until `lockTimeoutMs`. The TTL is extended while the task runs, so a long renewal
  * keeps its lock, and a crashed holder's lock expires after at most `lockTtlMs`.
  */
 export async function withRedisLock<T>(
-  client: RedisLike,
+  client: BoundedRedis,
   lockKey: string,
   { lockTtlMs, lockTimeoutMs }: LockOptions,
   task: () => Promise<T>,
@@ -38,10 +38,13 @@ export async function withRedisLock<T>(
   for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
     let reply: unknown;
     try {
-      reply = await client.set(lockKey, owner, {
-        condition: "NX",
-        expiration: { type: "PX", value: lockTtlMs },
-      });
+      // No attempt outlives the overall deadline, whatever the command timeout.
+      reply = await client.set(
+        lockKey,
+        owner,
+        { condition: "NX", expiration: { type: "PX", value: lockTtlMs } },
+        Math.max(1, deadline - Date.now()),
+      );
     } catch (error) {
       throw failed("The Redis lock of the token set could not be taken", error);
     }

@@ -1,4 +1,5 @@
 import { EngageVoiceAuthError, fromStored, type TokenSet, type TokenStore } from "@engage-voice/auth";
+import { bounded } from "./bounded.js";
 import type { RedisLike } from "./client.js";
 import { withRedisLock } from "./lock.js";
 
@@ -14,24 +15,43 @@ export interface RedisStoreOptions {
   lockTtlMs?: number;
   /** How long a renewal waits for the lock before it fails with `store_failed`. Default 120 000 ms. */
   lockTimeoutMs?: number;
+  /**
+   * How long any one Redis command may take before it fails with `store_failed`: a client whose server
+   * is down queues commands until it is back, which must not hold a renewal. Default 5 000 ms.
+   */
+  commandTimeoutMs?: number;
 }
 
 const invalid = (message: string) => new EngageVoiceAuthError("invalid_options", message);
 
+const HOUR = 3_600_000;
+
 function check(options: RedisStoreOptions): Required<RedisStoreOptions> {
   if (typeof options !== "object" || options === null) throw invalid("redisStore() needs { client }");
-  const { client, key = "engage-voice:tokens", lockTtlMs = 15_000, lockTimeoutMs = 120_000 } = options;
+  const {
+    client,
+    key = "engage-voice:tokens",
+    lockTtlMs = 15_000,
+    lockTimeoutMs = 120_000,
+    commandTimeoutMs = 5_000,
+  } = options;
   const methods = ["get", "set", "del", "eval"] as const;
   if (typeof client !== "object" || client === null || methods.some((m) => typeof client[m] !== "function")) {
     throw invalid("redisStore() needs a Redis client with get, set, del and eval (node-redis v5 fits)");
   }
   if (typeof key !== "string" || key === "") throw invalid("key must be a non-empty string");
-  if (!Number.isInteger(lockTtlMs) || lockTtlMs < 30)
-    throw invalid("lockTtlMs must be an integer of at least 30");
-  if (!Number.isInteger(lockTimeoutMs) || lockTimeoutMs < 0) {
-    throw invalid("lockTimeoutMs must be an integer of at least 0");
+  // Bounded above too: a TTL of hours would let a crashed holder block renewals that long, and a
+  // timeout past the platform's timer range would fire at once.
+  if (!Number.isInteger(lockTtlMs) || lockTtlMs < 30 || lockTtlMs > HOUR) {
+    throw invalid("lockTtlMs must be an integer from 30 to 3600000");
   }
-  return { client, key, lockTtlMs, lockTimeoutMs };
+  if (!Number.isInteger(lockTimeoutMs) || lockTimeoutMs < 0 || lockTimeoutMs > HOUR) {
+    throw invalid("lockTimeoutMs must be an integer from 0 to 3600000");
+  }
+  if (!Number.isInteger(commandTimeoutMs) || commandTimeoutMs < 10 || commandTimeoutMs > 60_000) {
+    throw invalid("commandTimeoutMs must be an integer from 10 to 60000");
+  }
+  return { client, key, lockTtlMs, lockTimeoutMs, commandTimeoutMs };
 }
 
 /** The stored JSON as a token set (printing itself redacted), or `undefined` when it is not one. */
@@ -47,13 +67,29 @@ function parse(text: unknown): TokenSet | undefined {
 const failed = (message: string, cause: unknown) =>
   new EngageVoiceAuthError("store_failed", message, { cause });
 
+// Compare-and-set in one atomic script: a set never replaces a stored one with a higher or equal
+// `sequence` (a later renewal's), so a holder that lost its lock while frozen cannot overwrite the
+// good set with one whose refresh token was revoked meanwhile. Anything unreadable is replaced.
+const SET_IF_NEWER = `
+local current = redis.call("get", KEYS[1])
+if current then
+  local ok, stored = pcall(cjson.decode, current)
+  if ok and type(stored) == "table" and type(stored.sequence) == "number"
+    and stored.sequence >= tonumber(ARGV[2]) and stored.accessToken ~= ARGV[3] then
+    return 0
+  end
+end
+redis.call("set", KEYS[1], ARGV[1])
+return 1`;
+
 /**
  * A token store in one Redis key, shared by token managers in any number of processes or machines.
  * Renewals run under a Redis lock (`<key>:lock`), one at a time; each reads the newest set first, so
  * an expiry seen by all of them costs one refresh and no refresh token is spent twice.
  */
 export function redisStore(options: RedisStoreOptions): TokenStore {
-  const { client, key, lockTtlMs, lockTimeoutMs } = check(options);
+  const { client: given, key, lockTtlMs, lockTimeoutMs, commandTimeoutMs } = check(options);
+  const client = bounded(given, commandTimeoutMs);
   const lockKey = `${key}:lock`;
   return {
     async get() {
@@ -69,7 +105,10 @@ export function redisStore(options: RedisStoreOptions): TokenStore {
     async set(tokens) {
       try {
         // A TokenSet turns itself into redacted JSON: its copied fields are what is stored.
-        await client.set(key, JSON.stringify({ ...tokens }));
+        await client.eval(SET_IF_NEWER, {
+          keys: [key],
+          arguments: [JSON.stringify({ ...tokens }), String(tokens.sequence ?? 0), tokens.accessToken],
+        });
       } catch (error) {
         throw failed("The token set could not be written to Redis", error);
       }

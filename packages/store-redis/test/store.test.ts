@@ -124,9 +124,16 @@ describe("redisStore", () => {
     ["no client", { client: undefined }, /Redis client with get, set, del and eval/],
     ["a client without eval", { client: { get() {}, set() {}, del() {} } }, /Redis client/],
     ["an empty key", { key: "" }, /key must be a non-empty string/],
-    ["a fractional TTL", { lockTtlMs: 1.5 }, /lockTtlMs must be an integer of at least 30/],
+    ["a fractional TTL", { lockTtlMs: 1.5 }, /lockTtlMs must be an integer from 30 to 3600000/],
     ["a tiny TTL", { lockTtlMs: 3 }, /lockTtlMs/],
-    ["a negative timeout", { lockTimeoutMs: -1 }, /lockTimeoutMs must be an integer of at least 0/],
+    ["a negative timeout", { lockTimeoutMs: -1 }, /lockTimeoutMs must be an integer from 0 to 3600000/],
+    ["a TTL that would make the heartbeat spin or block for days", { lockTtlMs: 3e10 }, /lockTtlMs/],
+    ["a timeout that is not a number", { lockTimeoutMs: Number.NaN }, /lockTimeoutMs/],
+    [
+      "a command timeout too short to answer",
+      { commandTimeoutMs: 5 },
+      /commandTimeoutMs must be an integer from 10/,
+    ],
   ])("refuses %s with invalid_options", async (_, options, message) => {
     const redis = await connect();
     const given =

@@ -1,0 +1,45 @@
+import type { RedisLike } from "./client.js";
+
+/** A Redis command that got no answer in time: the server is down, unreachable or stalled. */
+export class RedisTimeoutError extends Error {
+  override readonly name = "RedisTimeoutError";
+}
+
+/**
+ * The client with a deadline on every command. A client whose server is gone queues commands until
+ * it reconnects (node-redis's offline queue), which would hold a renewal, and every caller waiting on
+ * it, until Redis comes back. The timer keeps no process alive and is cleared with the answer.
+ */
+export function bounded(client: RedisLike, commandTimeoutMs: number) {
+  const within = <T>(command: () => Promise<T>, ms = commandTimeoutMs): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new RedisTimeoutError(`no answer from Redis within ${Math.max(0, Math.round(ms))} ms`)),
+        Math.max(1, ms),
+      ) as { unref?: () => void };
+      timer.unref?.();
+      const done = () => clearTimeout(timer as Parameters<typeof clearTimeout>[0]);
+      Promise.resolve()
+        .then(command)
+        .then(
+          (value) => {
+            done();
+            resolve(value);
+          },
+          (error: unknown) => {
+            done();
+            reject(error);
+          },
+        );
+    });
+  return {
+    get: (key: string) => within(() => client.get(key)),
+    set: (key: string, value: string, options?: Parameters<RedisLike["set"]>[2], ms?: number) =>
+      within(() => client.set(key, value, options), ms),
+    del: (key: string) => within(() => client.del(key)),
+    eval: (script: string, options: { keys: string[]; arguments: string[] }) =>
+      within(() => client.eval(script, options)),
+  };
+}
+
+export type BoundedRedis = ReturnType<typeof bounded>;

@@ -1,0 +1,201 @@
+// Redis outages against a real redis-server that the test kills (SIGKILL), freezes (SIGSTOP) and
+// restarts: every renewal ends, as store_failed or with its token kept in memory, and never waits for
+// Redis to come back.
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer, Socket } from "node:net";
+import { createTokenManager, fromStored, type TokenSet, type TokenStore } from "@engage-voice/auth";
+import { createClient } from "redis";
+import { afterEach, describe, expect, it } from "vitest";
+import { BASE, fakeClock, fakeServer, recordingLogger } from "../../auth/test/fake-server.js";
+import { redisStore } from "../src/index.js";
+import { freshKey, pause } from "./helpers.js";
+
+const servers: ChildProcess[] = [];
+const clients: { destroy(): void }[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.destroy();
+  for (const server of servers.splice(0)) {
+    server.kill("SIGCONT");
+    server.kill("SIGKILL");
+  }
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** One PING over a raw socket: true once the server answers +PONG. */
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.on("error", () => done(false));
+    socket.on("data", (data) => done(data.toString().startsWith("+PONG")));
+    socket.connect(port, "127.0.0.1", () => socket.write("PING\r\n"));
+  });
+}
+
+/** A redis-server of this test's own on a free loopback port, restartable on the same port. */
+async function ownRedis() {
+  const port = await freePort();
+  const start = async () => {
+    const child = spawn(
+      "/usr/bin/redis-server",
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", ""],
+      {
+        stdio: "ignore",
+      },
+    );
+    servers.push(child);
+    for (let i = 0; !(await ping(port)); i++) {
+      if (i > 200) throw new Error("redis-server did not start");
+      await pause(50);
+    }
+    return child;
+  };
+  let child = await start();
+  const client = createClient({ url: `redis://127.0.0.1:${port}` });
+  client.on("error", () => {}); // reconnects are expected here
+  await client.connect();
+  clients.push(client);
+  return {
+    client,
+    kill: async () => {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+    },
+    freeze: () => child.kill("SIGSTOP"),
+    thaw: () => child.kill("SIGCONT"),
+    restart: async () => {
+      child = await start();
+    },
+  };
+}
+
+/** Which of `promise` and Redis's return settles first: the verdict is an order, not a duration. */
+async function settlesBefore<T>(promise: Promise<T>, comeBack: () => Promise<unknown>, afterMs: number) {
+  let settled = false;
+  const outcome: Promise<{ value?: T; error?: unknown }> = promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  void outcome.then(() => {
+    settled = true;
+  });
+  await Promise.race([outcome, pause(afterMs)]);
+  const before = settled;
+  await comeBack();
+  return { before, ...(await outcome) };
+}
+
+const toTokenSetForTests = (accessToken: string, refreshToken: string, sequence: number) =>
+  fromStored({ accessToken, refreshToken, expiresAt: 2, obtainedAt: 1, sequence }) as TokenSet;
+
+function managerOn(store: TokenStore) {
+  const clock = fakeClock();
+  const server = fakeServer({ clock });
+  const { lines, logger } = recordingLogger();
+  const auth = createTokenManager({
+    baseUrl: BASE,
+    rcAccessToken: server.parentToken,
+    fetch: server.fetch,
+    clock,
+    logger,
+    store,
+  });
+  return { auth, server, clock, lines };
+}
+
+describe("a Redis outage", () => {
+  it("Redis killed while idle: the renewal fails with store_failed before Redis is back", async () => {
+    const redis = await ownRedis();
+    const store = redisStore({
+      client: redis.client,
+      key: freshKey(),
+      lockTimeoutMs: 2_000,
+      commandTimeoutMs: 500,
+    });
+    const { auth, server } = managerOn(store);
+    await redis.kill();
+    const result = await settlesBefore(auth.getAccessToken(), redis.restart, 8_000);
+    expect(result.before).toBe(true);
+    expect(result.error).toMatchObject({ code: "store_failed" });
+    expect(server.totalTokenCalls()).toBe(0);
+  });
+
+  it("Redis frozen (no answer at all): store_failed after lockTimeoutMs, not when it thaws", async () => {
+    const redis = await ownRedis();
+    const store = redisStore({
+      client: redis.client,
+      key: freshKey(),
+      lockTimeoutMs: 1_000,
+      commandTimeoutMs: 5_000,
+    });
+    const { auth } = managerOn(store);
+    redis.freeze();
+    const result = await settlesBefore(auth.getAccessToken(), async () => redis.thaw(), 8_000);
+    expect(result.before).toBe(true);
+    expect(result.error).toMatchObject({ code: "store_failed" });
+  });
+
+  it("Redis killed mid-renewal: the caller gets its token before Redis is back, kept in memory, logged", async () => {
+    const redis = await ownRedis();
+    const key = freshKey();
+    const store = redisStore({ client: redis.client, key, lockTimeoutMs: 2_000, commandTimeoutMs: 500 });
+    const clock = fakeClock();
+    const server = fakeServer({ clock });
+    const { lines, logger } = recordingLogger();
+    const auth = createTokenManager({
+      baseUrl: BASE,
+      rcAccessToken: server.parentToken,
+      // Redis dies while the token call is under way: the lock is held, the write has not happened.
+      fetch: async (request) => {
+        await redis.kill();
+        return server.fetch(request);
+      },
+      clock,
+      logger,
+      store,
+    });
+    const result = await settlesBefore(auth.getAccessToken(), redis.restart, 8_000);
+    expect(result.before).toBe(true);
+    expect(result.value).toEqual(expect.stringMatching(/^ey/));
+    expect(lines.some((line) => line.startsWith("error The token store could not save the new tokens"))).toBe(
+      true,
+    );
+    expect(server.calls.exchange).toBe(1);
+  });
+});
+
+describe("a holder that lost its lock", () => {
+  it("cannot overwrite a newer stored set with its own", async () => {
+    const redis = await ownRedis();
+    const key = freshKey();
+    const store = redisStore({ client: redis.client, key });
+    const newer = toTokenSetForTests("newer-access", "newer-refresh", 7);
+    const late = toTokenSetForTests("late-access", "revoked-refresh", 7);
+    const older = toTokenSetForTests("older-access", "older-refresh", 6);
+    await store.set(newer);
+    await store.set(late); // a frozen holder's renewal of the same set, finished after the lock expired
+    await store.set(older);
+    expect((await store.get())?.accessToken).toBe("newer-access");
+    await store.set(toTokenSetForTests("next-access", "next-refresh", 8));
+    expect((await store.get())?.accessToken).toBe("next-access");
+    // Something that is not a token set is replaced.
+    await redis.client.set(key, "{ junk");
+    await store.set(older);
+    expect((await store.get())?.accessToken).toBe("older-access");
+  });
+});
