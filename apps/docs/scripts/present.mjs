@@ -1,0 +1,104 @@
+// What the reference page changes in Redoc's presentation, kept apart from the build steps so that the
+// layout test can name what it relies on. Nothing here changes what the document means.
+
+const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+
+/**
+ * The copy of the bundled document that Redoc renders. Two changes, both leaving every operation's
+ * meaning as it is:
+ *
+ * - Redoc's landing panel lists only the root servers, i.e. the contact-center host, and shows it as
+ *   `{base_url}`. Each operation gets its effective servers written out (the root ones for the
+ *   contact-center host), and the root list becomes every host's actual URLs, so a reader sees both
+ *   hosts on the first screen.
+ * - Redoc draws `additionalProperties: true` as a row `property name*` "any additional property" in
+ *   every open schema. Leaving the keyword out means the same in JSON Schema; the schema's description
+ *   says it in words instead.
+ */
+export function presentable(bundled) {
+  const document = structuredClone(bundled);
+  const root = document.servers ?? [];
+  const hosts = [...root];
+  for (const item of Object.values(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      operation.servers ??= item.servers ?? root;
+      for (const server of operation.servers) {
+        if (!hosts.some((known) => known.url === server.url)) hosts.push(server);
+      }
+    }
+  }
+  document.servers = hosts.flatMap(expandServer);
+  visitSchemas(document, (schema) => {
+    if (schema.additionalProperties !== true) return;
+    delete schema.additionalProperties;
+    schema.description = `${(schema.description ?? "").trim()}\n\nMay carry fields not listed here.`.trim();
+  });
+  return document;
+}
+
+/** One concrete server per URL a variable can take, the default first, each saying which variable it is. */
+function expandServer(server) {
+  const [name, variable] = Object.entries(server.variables ?? {})[0] ?? [];
+  if (!variable || server.url !== `{${name}}`) return [server];
+  const values = [variable.default, ...(variable.enum ?? []).filter((value) => value !== variable.default)];
+  return values.map((url, i) => ({
+    url,
+    description:
+      i === 0 ? `${server.description}: {${name}}, default` : `The same host at another address: {${name}}`,
+  }));
+}
+
+function visitSchemas(node, visit, seen = new Set()) {
+  if (!node || typeof node !== "object" || seen.has(node)) return;
+  seen.add(node);
+  if (!Array.isArray(node) && (node.type === "object" || node.properties)) visit(node);
+  for (const [key, value] of Object.entries(node)) {
+    // Example values are data, not schemas, whatever fields they hold.
+    if (key !== "example" && key !== "examples" && key !== "x-codeSamples") visitSchemas(value, visit, seen);
+  }
+}
+
+// Redoc 3 names its components in `data-component-name`; the rules below hold on to those names and to
+// its CSS variables only, never to its generated class names.
+export const REFERENCE_CSS = `
+:root {
+  /* More room for the text column: titles and tables wrapped into narrow strips at 1280 px. */
+  --panel-samples-width: 40%;
+  --h1-font-size: 28px;
+  --h1-line-height: 36px;
+  --h2-font-size: 24px;
+  --h2-line-height: 32px;
+}
+/* Redoc's own rules come later in the page and are as specific: !important is what makes these hold. */
+/* The "Copy page" buttons go under a heading instead of taking a third of its width. */
+div:has(> div > [data-component-name^="Typography/H"]):has(> div [data-component-name="SplitButton/SplitButton"]) {
+  flex-wrap: wrap !important;
+}
+div:has(> div [data-component-name="SplitButton/SplitButton"]) > div:has(> [data-component-name^="Typography/H"]) {
+  flex: 1 1 100% !important;
+}
+/* Samples wrap instead of running under the panel's edge and its copy button. */
+[data-component-name="CodeBlock/CodeBlockContainer"],
+[data-component-name="CodeBlock/CodeBlockContainer"] code {
+  white-space: pre-wrap !important;
+  overflow-wrap: anywhere !important;
+}
+[data-component-name="CodeBlock/CodeBlockContainer"] {
+  padding-right: 2.75rem !important;
+}
+/* Host URLs and variable names in tables break only where a line may break, never inside a word. */
+td code,
+th code {
+  word-break: normal !important;
+  overflow-wrap: normal !important;
+}
+`;
+
+const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b5cad"/><path d="M9 20c4 4 10 4 14 0M11 13h.01M21 13h.01" stroke="#fff" stroke-width="3" stroke-linecap="round" fill="none"/></svg>';
+
+/** An inline icon: pages opened from disk ask for no file, and a server is never asked for /favicon.ico. */
+export const FAVICON_LINK = `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}">`;
+export { FAVICON_SVG };
