@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { FAVICON_LINK, presentable, REFERENCE_CSS } from "./present.mjs";
+import { FAVICON_LINK, FAVICON_SVG, presentable, REFERENCE_CSS } from "./present.mjs";
 
 const require = createRequire(import.meta.url);
 const specJson = require.resolve("@engage-voice/spec/openapi.json");
@@ -32,6 +32,7 @@ function insertBefore(html, marker, text) {
 await mkdir(dist, { recursive: true });
 await copyFile(specJson, `${dist}openapi.json`);
 await copyFile(specYaml, `${dist}openapi.yaml`);
+await writeFile(`${dist}favicon.svg`, FAVICON_SVG);
 
 // Redoc renders a copy arranged for reading (see present.mjs); the download links offer the document
 // exactly as bundled.
@@ -56,8 +57,13 @@ let html = await readFile(reference, "utf8");
 if (!CDN_LOGOS.test(html))
   throw new Error("Redoc no longer references its CDN logo: review scripts/build.mjs");
 html = html.replace(CDN_LOGOS, INLINE_LOGO);
+if (!html.includes('"disableTelemetry":true')) {
+  throw new Error(
+    "Redoc's telemetry is on (it would report to otel.cloud.redocly.com): review scripts/redocly.yaml",
+  );
+}
 html = insertBefore(html, "</head>", `${FAVICON_LINK}\n<style>${REFERENCE_CSS}</style>\n`);
 await writeFile(reference, html);
 const guide = await readFile(new URL("../src/getting-started.html", import.meta.url), "utf8");
 await writeFile(`${dist}index.html`, insertBefore(guide, "</head>", `${FAVICON_LINK}\n`));
-console.log(`wrote ${dist}reference.html, ${dist}index.html and the bundled document`);
+console.log(`wrote ${dist}reference.html, ${dist}index.html, the bundled document and the icon`);

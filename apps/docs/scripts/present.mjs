@@ -88,6 +88,33 @@ div:has(> div [data-component-name="SplitButton/SplitButton"]) > div:has(> [data
 [data-component-name="CodeBlock/CodeBlockContainer"] {
   padding-right: 2.75rem !important;
 }
+/* Paths, example names and "deprecated" badges in the right-hand panels make room for each other
+   (a badge or the language menu moves to the next line) instead of ending in an ellipsis. */
+[data-component-name="Panel/PanelHeader"] {
+  flex-wrap: wrap !important;
+  row-gap: 4px;
+}
+[data-component-name="Panel/Panel"] [data-component-name="Button/Button"],
+[data-component-name="Tooltip/Tooltip"] [data-component-name="Button/Button"] {
+  height: auto !important;
+  max-width: 100% !important;
+}
+[data-component-name="Panel/Panel"] [data-component-name="Button/Button"] span,
+[data-component-name="Tooltip/Tooltip"] [data-component-name="Button/Button"] span {
+  flex-wrap: wrap;
+  row-gap: 4px;
+  white-space: normal !important;
+  overflow: visible !important;
+  text-overflow: clip !important;
+  overflow-wrap: anywhere;
+  text-align: left;
+  font-size: 13px;
+}
+[data-component-name="Tag/Tag"] {
+  max-width: none !important;
+  overflow: visible !important;
+  text-overflow: clip !important;
+}
 /* Host URLs and variable names in tables break only where a line may break, never inside a word. */
 td code,
 th code {
@@ -96,9 +123,8 @@ th code {
 }
 `;
 
-const FAVICON_SVG =
+export const FAVICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b5cad"/><path d="M9 20c4 4 10 4 14 0M11 13h.01M21 13h.01" stroke="#fff" stroke-width="3" stroke-linecap="round" fill="none"/></svg>';
 
-/** An inline icon: pages opened from disk ask for no file, and a server is never asked for /favicon.ico. */
+/** An inline icon: a page opened from disk asks for no file (pnpm start also serves it as /favicon.ico). */
 export const FAVICON_LINK = `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}">`;
-export { FAVICON_SVG };
