@@ -137,6 +137,18 @@ describe("API reference (dist/reference.html), offline", () => {
       }
       expect(await page.locator('link[rel="icon"][href^="data:"]').count()).toBe(1);
       expect(await overflowing(page), "landing").toEqual([]);
+      // The title takes at most three lines, and no address in the intro table is split inside a word.
+      const title = page.locator('[data-component-name="Typography/H1"]').first();
+      const lines = await title.evaluate(
+        (h) => h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight),
+      );
+      expect(Math.round(lines)).toBeLessThanOrEqual(3);
+      const split = await page
+        .locator("td code")
+        .evaluateAll((codes) =>
+          codes.filter((code) => code.getClientRects().length > 1).map((code) => code.textContent),
+        );
+      expect(split).toEqual([]);
       await page.screenshot({ path: `${artifacts}reference-landing-${width}.png` });
 
       // Redoc renders a tag's operations as they come into view: visit each one from the sidebar.
