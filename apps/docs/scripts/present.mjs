@@ -85,8 +85,15 @@ div:has(> div [data-component-name="SplitButton/SplitButton"]) > div:has(> [data
   white-space: pre-wrap !important;
   overflow-wrap: anywhere !important;
 }
+/* Room for the copy button on the first line only (a float), not a gutter down the whole sample. */
 [data-component-name="CodeBlock/CodeBlockContainer"] {
-  padding-right: 2.75rem !important;
+  padding-right: 12px !important;
+}
+[data-component-name="CodeBlock/CodeBlockContainer"]::before {
+  content: "";
+  float: right;
+  width: 2.5rem;
+  height: 1.4em;
 }
 /* Paths, example names and "deprecated" badges in the right-hand panels make room for each other
    (a badge or the language menu moves to the next line) instead of ending in an ellipsis. */

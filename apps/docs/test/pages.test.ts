@@ -100,6 +100,39 @@ function overflowing(page: Page): Promise<string[]> {
   });
 }
 
+/** Samples whose text lies under their own copy button (the button is drawn over the code). */
+const REDOC_CODE = {
+  block: '[data-component-name="CodeBlock/CodeBlock"]',
+  button: '[data-component-name="Buttons/CopyButton"]',
+  code: '[data-component-name="CodeBlock/CodeBlockContainer"]',
+};
+const GUIDE_CODE = { block: ".sample", button: "button.copy", code: "pre" };
+
+function coveredByCopyButton(page: Page, selectors = REDOC_CODE): Promise<string[]> {
+  return page.evaluate((selectors) => {
+    const found: string[] = [];
+    for (const block of globalThis.document.querySelectorAll(selectors.block)) {
+      const button = block.querySelector(selectors.button);
+      const code = block.querySelector(selectors.code);
+      if (!button || !code) continue;
+      const b = button.getBoundingClientRect();
+      if (b.width === 0) continue;
+      const walker = globalThis.document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const range = globalThis.document.createRange();
+        range.selectNodeContents(node);
+        for (const r of range.getClientRects()) {
+          const hit =
+            r.width > 0 && r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top;
+          if (hit && (node.textContent ?? "").trim())
+            found.push((node.textContent ?? "").trim().slice(0, 40));
+        }
+      }
+    }
+    return found;
+  }, selectors);
+}
+
 /** Waits until the page's text holds every one of `expected`, and returns that text. */
 async function waitForText(page: Page, expected: string[]): Promise<string> {
   let body = "";
@@ -161,12 +194,14 @@ describe("API reference (dist/reference.html), offline", () => {
           expect(text, `${op.operationId}: curl sample`).toContain(flat(sample("curl")));
           expect(text).not.toContain("property name");
           expect(await overflowing(page), op.operationId).toEqual([]);
+          expect(await coveredByCopyButton(page), op.operationId).toEqual([]);
           await page.screenshot({ path: `${artifacts}reference-${op.operationId}-${width}.png` });
 
           await chooseLanguage(page, "TypeScript");
           const withTs = await waitForText(page, [sample("TypeScript")]);
           expect(withTs, `${op.operationId}: TypeScript sample`).toContain(flat(sample("TypeScript")));
           expect(await overflowing(page), `${op.operationId} (TypeScript)`).toEqual([]);
+          expect(await coveredByCopyButton(page), `${op.operationId} (TypeScript)`).toEqual([]);
           await chooseLanguage(page, "curl");
         }
       }
@@ -200,6 +235,7 @@ describe("getting started (dist/index.html)", () => {
       expect(await page.locator('a[href*="@engage-voice/auth"]').count()).toBeGreaterThan(0);
       expect(await page.locator('link[rel="icon"][href^="data:"]').count()).toBe(1);
       expect(await overflowing(page)).toEqual([]);
+      expect(await coveredByCopyButton(page, GUIDE_CODE)).toEqual([]);
       await page.screenshot({ path: `${artifacts}getting-started-disk-${width}.png`, fullPage: true });
 
       await page.locator("a[href='reference.html']").first().click();
