@@ -6,6 +6,7 @@
 // without a placeholder name below fails the bundle, so that no sample ever shows a made-up value where
 // a reader's secret belongs.
 import { readFile, writeFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
 
 const METHODS = ["get", "put", "post", "delete", "patch"];
 const FORM = "application/x-www-form-urlencoded";
@@ -25,7 +26,8 @@ export const PLACEHOLDERS = {
 /** The credential each security scheme sends. */
 const SCHEME_PLACEHOLDERS = { bearerAuth: "ACCESS_TOKEN", apiToken: "API_TOKEN" };
 
-// Characters that stand for themselves inside a path segment (RFC 3986 unreserved, plus ':').
+// Characters that stand for themselves inside a path segment (RFC 3986 unreserved, plus ':'). A path
+// value goes into the curl URL as it is, so the document's example must show it needs no encoding.
 const PATH_SAFE = /^[A-Za-z0-9._~:-]+$/;
 
 const resolve = (document, node) => {
@@ -84,6 +86,9 @@ function describe(document, path, method, operation) {
     : [];
   const schemes = (operation.security ?? document.security ?? []).flatMap(Object.keys);
   const scheme = schemes[0] && resolve(document, document.components.securitySchemes[schemes[0]]);
+  if (scheme && !SCHEME_PLACEHOLDERS[schemes[0]]) {
+    throw new Error(`${where}: no placeholder for security scheme "${schemes[0]}"`);
+  }
   return {
     path,
     method,
@@ -208,7 +213,7 @@ export function codeSamples(document) {
   return samples;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const file = process.argv[2];
   if (!file?.endsWith(".json"))
     throw new Error("usage: node scripts/code-samples.mjs <bundled openapi.json>");
