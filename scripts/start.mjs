@@ -24,13 +24,13 @@ function port(preferred) {
 }
 
 const sandbox = await startSandbox({ mainPort: await port(4020), legacyPort: await port(4021) });
+const prism = await startPrism({ port: await port(4010) });
 // The getting-started page shows the sandbox's addresses and credentials when served from here.
 const docs = await serveStatic(docsDist, {
   port: await port(8080),
   transform: (pathname, body) =>
-    pathname === "/index.html" ? fillSandbox(body.toString("utf8"), sandbox) : body,
+    pathname === "/index.html" ? fillSandbox(body.toString("utf8"), sandbox, { mockUrl: prism.url }) : body,
 });
-const prism = await startPrism({ port: await port(4010) });
 
 console.log(`${describeSandbox(sandbox)}
 

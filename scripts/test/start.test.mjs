@@ -59,6 +59,7 @@ test("the getting-started page is served with this sandbox's addresses, and /fav
   const settings = JSON.parse(page.match(/id="sandbox-settings">([^<]*)</)?.[1] ?? "null");
   assert.equal(settings?.mainUrl, url("\\{base_url\\}"));
   assert.equal(settings?.legacyUrl, url("\\{legacy_base_url\\}"));
+  assert.equal(settings?.mockUrl, url("Prism mock"));
   const icon = await fetch(`${docs}/favicon.ico`);
   assert.equal(icon.status, 200);
   assert.equal(icon.headers.get("content-type"), "image/svg+xml");

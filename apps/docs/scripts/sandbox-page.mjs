@@ -4,8 +4,11 @@
 
 const SETTINGS = /(<script type="application\/json" id="sandbox-settings">)[\s\S]*?(<\/script>)/;
 
-/** The page with the sandbox's settings filled in; throws if the page no longer has the element. */
-export function fillSandbox(html, { mainUrl, legacyUrl, seed }) {
+/**
+ * The page with the sandbox's settings (and the Prism mock's address, when one runs) filled in; throws
+ * if the page no longer has the element.
+ */
+export function fillSandbox(html, { mainUrl, legacyUrl, seed }, { mockUrl } = {}) {
   const [parent] = seed.parentTokens;
   const [login] = seed.legacyLogins;
   if (!parent || !login) throw new Error("the sandbox has no seeded credentials to show");
@@ -17,6 +20,7 @@ export function fillSandbox(html, { mainUrl, legacyUrl, seed }) {
     username: login.username,
     password: login.password,
     platformId: login.platformId,
+    ...(mockUrl ? { mockUrl } : {}),
   };
   // Inside <script>, only "<" could end the element early; \u003c keeps the JSON as it is.
   const json = JSON.stringify(settings).replaceAll("<", "\\u003c");

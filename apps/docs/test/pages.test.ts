@@ -255,7 +255,9 @@ describe("getting started (dist/index.html)", () => {
       sandbox = await startSandbox();
       docs = await serveStatic(new URL(".", dist).pathname, {
         transform: (pathname: string, body: Buffer) =>
-          pathname === "/index.html" ? fillSandbox(body.toString("utf8"), sandbox) : body,
+          pathname === "/index.html"
+            ? fillSandbox(body.toString("utf8"), sandbox, { mockUrl: "http://127.0.0.1:4010" })
+            : body,
       });
     });
     afterAll(async () => {
@@ -275,6 +277,7 @@ describe("getting started (dist/index.html)", () => {
       const variables = await page.locator('pre[data-sample="variables"]').innerText();
       expect(variables).toContain(`export BASE_URL='${sandbox.mainUrl}'`);
       expect(variables).toContain(`export LEGACY_BASE_URL='${sandbox.legacyUrl}'`);
+      expect(await page.locator("#mock").innerText()).toContain("http://127.0.0.1:4010");
       expect(await overflowing(page)).toEqual([]);
       await page.screenshot({ path: `${artifacts}getting-started-sandbox-1280.png`, fullPage: true });
       const curl = await page.locator('pre[data-sample="curl"]').allInnerTexts();
