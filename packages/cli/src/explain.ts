@@ -138,6 +138,13 @@ export function explain(error: unknown, at: Situation): Explained {
         exitCode: EXIT.failure,
       };
     case "unexpected_response":
+      if (error.status === 404 && at.command === "api-tokens delete") {
+        return explain(new ApiAnswerError(404, undefined, undefined), at);
+      }
+      return {
+        message: `${at.host} answered unexpectedly${status}: try again later, or run with --debug`,
+        exitCode: EXIT.failure,
+      };
     case "response_too_large":
       return {
         message: `${at.host} answered unexpectedly${status}: try again later, or run with --debug`,
