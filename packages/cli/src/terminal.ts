@@ -123,8 +123,9 @@ export function promptHidden(question: string, stdin: InStream, stderr: OutStrea
       usageError(`${question.replace(/:\s*$/, "")} is needed and stdin is not a terminal`),
     );
   }
-  stderr.write(question);
+  // Echo goes off before the question is shown: an answer typed once it appears is never echoed.
   setRawMode.call(stdin, true);
+  stderr.write(question);
   stdin.resume();
   return new Promise((resolve, reject) => {
     let value = "";
