@@ -103,7 +103,8 @@ describe.skipIf(!hasScript)("on a terminal", () => {
   });
 
   it("a direct login asks for the password without echoing it", async () => {
-    const { username, password, platformId } = sandbox.seed.legacyLogins[0] as (typeof sandbox.seed.legacyLogins)[0];
+    const { username, password, platformId } = sandbox.seed
+      .legacyLogins[0] as (typeof sandbox.seed.legacyLogins)[0];
     const { code, output } = await onTerminal(
       home,
       ["api-tokens", "list", "--username", username, "--platform-id", platformId],
@@ -119,7 +120,9 @@ describe.skipIf(!hasScript)("on a terminal", () => {
     const masked = `sbx01:…${created.slice(-4)}`;
     const declined = await onTerminal(home, ["api-tokens", "delete", created], [["[y/N]", "n\r"]]);
     expect(declined.code).toBe(2);
-    expect(declined.output).toContain(`Delete the permanent API token ${masked} on ${sandbox.legacyUrl}? [y/N]`);
+    expect(declined.output).toContain(
+      `Delete the permanent API token ${masked} on ${sandbox.legacyUrl}? [y/N]`,
+    );
     expect(declined.output).toContain("Cancelled: nothing was deleted");
     const accepted = await onTerminal(home, ["api-tokens", "delete", created], [["[y/N]", "y\r"]]);
     expect(accepted.code).toBe(0);
