@@ -104,7 +104,7 @@ export function explain(error: unknown, at: Situation): Explained {
         message:
           at.command === "login"
             ? `${at.host} refused the RingCentral access token${status}: get a new one and log in again`
-            : `${at.host} refused the RingCentral access token in ${"ENGAGE_VOICE_RC_TOKEN"}${status}: set a valid one, or unset it and run ${at.login}`,
+            : `${at.host} refused the RingCentral access token in ENGAGE_VOICE_RC_TOKEN${status}: set a valid one, or unset it and run ${at.login}`,
         exitCode: at.command === "login" ? EXIT.failure : EXIT.login,
       };
     case "refresh_rejected":

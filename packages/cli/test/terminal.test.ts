@@ -102,6 +102,14 @@ describe.skipIf(!hasScript)("on a terminal", () => {
     expect(JSON.parse(json.output.replace(/\r/g, ""))).toHaveLength(3);
   });
 
+  it("a rate limit's Retry-After is waited out with a spinner that says so", async () => {
+    sandbox.faults.next({ kind: "rate-limit", retryAfterSeconds: 2, path: "/voice/api/v1/admin/users" });
+    const { code, output } = await onTerminal(home, ["users", "--flatten"]);
+    expect(code).toBe(0);
+    expect(output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting 2 s before trying again \(rate limit or retry\)…/);
+    expect(output).toMatch(/USER ID\s+USER NAME/);
+  });
+
   it("a direct login asks for the password without echoing it", async () => {
     const { username, password, platformId } = sandbox.seed
       .legacyLogins[0] as (typeof sandbox.seed.legacyLogins)[0];
