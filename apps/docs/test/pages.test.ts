@@ -133,10 +133,13 @@ function coveredByCopyButton(page: Page, selectors = REDOC_CODE): Promise<string
   }, selectors);
 }
 
-/** Waits until the page's text holds every one of `expected`, and returns that text. */
+/**
+ * Waits until the page's text holds every one of `expected`, and returns that text. The bound is
+ * wide: Redoc renders slowly on two busy cores, and only the text decides the verdict.
+ */
 async function waitForText(page: Page, expected: string[]): Promise<string> {
   let body = "";
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 600; i++) {
     body = flat(await page.locator("body").innerText());
     if (expected.every((s) => body.includes(flat(s)))) return body;
     await page.waitForTimeout(100);

@@ -35,6 +35,8 @@ export function variablesIn(source: string): string[] {
 }
 
 export async function runCurl(source: string, variables: Record<string, string>): Promise<Run> {
+  // The folder may not exist yet when a file runs before the one that writes samples into it.
+  await mkdir(samplesDir, { recursive: true });
   const { stdout, stderr } = await run("bash", ["-c", CURL_PREAMBLE + source], {
     env: environment(variables),
     cwd: samplesDir,
