@@ -147,10 +147,23 @@ async function waitForText(page: Page, expected: string[]): Promise<string> {
   return body;
 }
 
+/**
+ * Switches the sample panel in view to `label`. Redoc keeps operations it rendered earlier in the
+ * page, each with its own language button, so the one to press is the one on screen.
+ */
 async function chooseLanguage(page: Page, label: string) {
   const current = label === "TypeScript" ? "curl" : "TypeScript";
-  await page.getByRole("button", { name: current, exact: true }).first().click();
-  await page.getByText(label, { exact: true }).last().click();
+  const buttons = page.getByRole("button", { name: current, exact: true });
+  const height = page.viewportSize()?.height ?? 900;
+  for (let i = 0; i < (await buttons.count()); i++) {
+    const box = await buttons.nth(i).boundingBox();
+    if (box && box.y >= 0 && box.y + box.height <= height) {
+      await buttons.nth(i).click();
+      await page.getByText(label, { exact: true }).last().click();
+      return;
+    }
+  }
+  throw new Error(`no ${current} button on screen to switch the samples to ${label}`);
 }
 
 describe("API reference (dist/reference.html), offline", () => {
