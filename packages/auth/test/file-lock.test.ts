@@ -1,14 +1,14 @@
 // The file store's lock under contention and faults: stale takeover by many managers and many
 // processes at once, dangling symlinks, swapped-in symlinks, directories, and a lock that is not ours.
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fileStore } from "../src/node.js";
 import { toTokenSet } from "../src/tokens.js";
 
@@ -66,24 +66,54 @@ describe("the lock file", () => {
     expect(error.message).toMatch(/lock path is a directory/);
   });
 
-  it("the heartbeat touches its own lock, and not a symlink swapped in for it", async () => {
-    const path = join(dir, "tokens.json");
-    const target = join(dir, "victim");
-    await writeFile(target, "keep my times");
-    await age(target, 3_600_000);
-    const before = (await stat(target)).mtimeMs;
-    const store = fileStore(path, { staleLockMs: 1_000 });
-    let ownTouched = false;
-    await store.lock?.(async () => {
-      await age(`${path}.lock`, 60_000);
-      await pause(900); // at least two heartbeats (every 333 ms)
-      ownTouched = Date.now() - (await stat(`${path}.lock`)).mtimeMs < 60_000;
-      await rm(`${path}.lock`);
-      await symlink(target, `${path}.lock`);
-      await pause(900);
+  describe("the heartbeat", () => {
+    // Fake intervals only: the heartbeat fires when the test says, and the file system stays real.
+    beforeEach(() => {
+      vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     });
-    expect(ownTouched).toBe(true);
-    expect((await stat(target)).mtimeMs).toBe(before);
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const mtimeOf = async (path: string) => (await lstat(path)).mtimeMs;
+
+    it("touches its own lock while the holder works", async () => {
+      const path = join(dir, "tokens.json");
+      await fileStore(path, { staleLockMs: 3_000 }).lock?.(async () => {
+        await age(`${path}.lock`, 60_000);
+        const aged = await mtimeOf(`${path}.lock`);
+        await vi.advanceTimersByTimeAsync(1_000);
+        await vi.waitFor(async () => expect(await mtimeOf(`${path}.lock`)).toBeGreaterThan(aged), {
+          timeout: 10_000,
+        });
+      });
+    });
+
+    it("does not follow a symlink swapped in for the lock", async () => {
+      const path = join(dir, "tokens.json");
+      const target = join(dir, "victim");
+      await writeFile(target, "keep my times");
+      await age(target, 3_600_000);
+      const before = await mtimeOf(target);
+      await fileStore(path, { staleLockMs: 3_000 }).lock?.(async () => {
+        await rm(`${path}.lock`);
+        await symlink(target, `${path}.lock`);
+        await vi.advanceTimersByTimeAsync(3_000); // three heartbeats, all finished when the lock is released
+      });
+      expect(await mtimeOf(target)).toBe(before);
+    });
+
+    it("does not touch a lock that another holder took over", async () => {
+      const path = join(dir, "tokens.json");
+      await fileStore(path, { staleLockMs: 3_000 }).lock?.(async () => {
+        await rm(`${path}.lock`);
+        await writeFile(`${path}.lock`, "the-next-holder");
+        await age(`${path}.lock`, 60_000);
+        await vi.advanceTimersByTimeAsync(3_000);
+      });
+      // Still as old as it was: our heartbeat did not keep another process's lock alive.
+      expect(Date.now() - (await mtimeOf(`${path}.lock`))).toBeGreaterThan(59_000);
+      expect(await readFile(`${path}.lock`, "utf8")).toBe("the-next-holder");
+    });
   });
 
   it("the holder removes only a lock that still holds its token", async () => {
