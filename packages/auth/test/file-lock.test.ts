@@ -1,14 +1,15 @@
 // The file store's lock under contention and faults: stale takeover by many managers and many
 // processes at once, dangling symlinks, swapped-in symlinks, directories, and a lock that is not ours.
 import { execFile } from "node:child_process";
-import { lstat, mkdir, mkdtemp, readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import ts from "typescript";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { fileStore } from "../src/node.js";
 import { toTokenSet } from "../src/tokens.js";
 
@@ -164,7 +165,24 @@ describe("fileStore faults and options", () => {
 });
 
 describe("many processes on one token file", () => {
-  const dist = fileURLToPath(new URL("../dist/", import.meta.url));
+  // The children run this source, not dist/: a build from before the last edit would prove nothing.
+  // Inside node_modules, so that the children find the package's dependencies.
+  let dist = "";
+  beforeAll(async () => {
+    const root = fileURLToPath(new URL("../", import.meta.url));
+    await mkdir(join(root, "node_modules/.cache"), { recursive: true });
+    dist = `${await mkdtemp(join(root, "node_modules/.cache/file-lock-"))}/`;
+    const sources = (await readdir(join(root, "src"))).filter((name) => name.endsWith(".ts"));
+    for (const name of sources) {
+      const { outputText } = ts.transpileModule(await readFile(join(root, "src", name), "utf8"), {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      });
+      await writeFile(join(dist, name.replace(/\.ts$/, ".js")), outputText);
+    }
+  });
+  afterAll(async () => {
+    if (dist) await rm(dist, { recursive: true, force: true });
+  });
 
   /** A token server on 127.0.0.1 that counts how often each refresh token is presented. */
   async function countingServer() {
