@@ -162,6 +162,28 @@ describe("fileStore faults and options", () => {
     await store.set(next);
     expect((await store.get())?.accessToken).toBe("next");
   });
+
+  it("a write never replaces another set of the same sequence, but the same set may be written again", async () => {
+    const path = join(dir, "tokens.json");
+    const store = fileStore(path);
+    const set = (accessToken: string, sequence: number) =>
+      toTokenSet({ accessToken, refreshToken: `${accessToken}-refresh` }, 1, null, undefined, { sequence });
+    // Two holders renewed from the same set (one frozen past staleLockMs): the first one stored wins.
+    await store.set(set("winner", 3));
+    await store.set(set("late-twin", 3));
+    expect((await store.get())?.accessToken).toBe("winner");
+    await store.set(set("winner", 3));
+    expect((await store.get())?.sequence).toBe(3);
+  });
+
+  it("a set stored before sequences counts as 0 and is replaced by any renewal", async () => {
+    const path = join(dir, "tokens.json");
+    await writeFile(path, JSON.stringify({ accessToken: "legacy", expiresAt: 2, obtainedAt: 1 }));
+    const store = fileStore(path);
+    expect((await store.get())?.sequence).toBe(0);
+    await store.set(toTokenSet({ accessToken: "first" }, 1, null, undefined, { sequence: 1 }));
+    expect((await store.get())?.accessToken).toBe("first");
+  });
 });
 
 describe("many processes on one token file", () => {
