@@ -1,7 +1,7 @@
 // The file lock when the file system refuses: a stale lock that cannot be removed, a lock whose token
 // cannot be written, and a takeover that another process is in the middle of or crashed inside.
 import type * as fs from "node:fs/promises";
-import { lstat, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
+import { lstat, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -11,6 +11,8 @@ import { fileStore } from "../src/node.js";
 const faults = vi.hoisted(() => ({
   rename: undefined as string | undefined,
   write: undefined as string | undefined,
+  /** A new lock, as created by another process between the stale check and the move aside. */
+  swapIn: undefined as string | undefined,
 }));
 
 vi.mock("node:fs/promises", async (importOriginal) => {
@@ -20,6 +22,11 @@ vi.mock("node:fs/promises", async (importOriginal) => {
     ...real,
     rename: async (from: string, to: string) => {
       if (faults.rename && String(from).endsWith(".lock")) throw refuse(faults.rename);
+      if (faults.swapIn && String(from).endsWith(".lock")) {
+        await real.unlink(from);
+        await real.writeFile(from, faults.swapIn);
+        faults.swapIn = undefined;
+      }
       return real.rename(from, to);
     },
     open: async (...args: Parameters<typeof real.open>) => {
@@ -41,6 +48,7 @@ beforeEach(async () => {
 afterEach(async () => {
   faults.rename = undefined;
   faults.write = undefined;
+  faults.swapIn = undefined;
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -81,6 +89,27 @@ describe("the lock file when the file system refuses", () => {
     expect(await readdir(dir)).toEqual([]); // no empty lock left to block everyone for staleLockMs
     faults.write = undefined;
     expect(await fileStore(path).lock?.(async () => "held")).toBe("held");
+  });
+
+  it("puts back a lock that replaced the stale one between the check and the move aside", async () => {
+    const path = join(dir, "tokens.json");
+    await writeFile(`${path}.lock`, "crashed-holder");
+    await age(`${path}.lock`, 60_000);
+    faults.swapIn = "a-live-holder";
+    const error = await fileStore(path, { lockTimeoutMs: 200 })
+      .lock?.(async () => "held")
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "store_failed" });
+    expect(await readFile(`${path}.lock`, "utf8")).toBe("a-live-holder");
+    expect(await readdir(dir)).toEqual(["tokens.json.lock"]);
+  });
+
+  it("fails with store_failed at once when the lock cannot be created or its folder made", async () => {
+    const long = join(dir, `${"t".repeat(300)}.json`);
+    await expect(fileStore(long).lock?.(async () => "held")).rejects.toMatchObject({ code: "store_failed" });
+    await writeFile(join(dir, "file"), "");
+    const under = join(dir, "file", "tokens.json");
+    await expect(fileStore(under).lock?.(async () => "held")).rejects.toMatchObject({ code: "store_failed" });
   });
 });
 
