@@ -43,30 +43,28 @@ it("four processes on one token file make one refresh across an expiry", { timeo
   });
 });
 
-it(
-  "after a lock holder was killed, eight processes take over its lock and make one refresh",
-  { timeout: 60_000 },
-  async () => {
-    const path = join(dir, "killed-holder.json");
-    const first = createTokenManager({
-      baseUrl: sandbox.mainUrl,
-      rcAccessToken: parentToken,
-      store: fileStore(path),
-    });
-    const initial = await first.getAccessToken();
-    const held = spawn(process.execPath, [holder, path], { stdio: ["ignore", "pipe", "inherit"] });
-    const [line] = (await once(held.stdout, "data")) as [Buffer];
-    expect(String(line)).toContain("holding");
-    held.kill("SIGKILL");
-    await once(held, "exit");
-    expect(await readFile(`${path}.lock`, "utf8")).toMatch(/^[0-9a-f]{32}$/); // its lock stays behind
-    // Older than staleLockMs (15 s) at once, as if the others had waited that long.
-    const old = new Date(Date.now() - 60_000);
-    await utimes(`${path}.lock`, old, old);
-    // One refresh and no rejected one in all: the stored refresh token was presented exactly once.
-    await expectOneRefreshForAllProcesses(
-      { child, args: [sandbox.mainUrl, path, parentToken], initial, mainUrl: sandbox.mainUrl },
-      8,
-    );
-  },
-);
+it("after a lock holder was killed, eight processes take over its lock and make one refresh", {
+  timeout: 60_000,
+}, async () => {
+  const path = join(dir, "killed-holder.json");
+  const first = createTokenManager({
+    baseUrl: sandbox.mainUrl,
+    rcAccessToken: parentToken,
+    store: fileStore(path),
+  });
+  const initial = await first.getAccessToken();
+  const held = spawn(process.execPath, [holder, path], { stdio: ["ignore", "pipe", "inherit"] });
+  const [line] = (await once(held.stdout, "data")) as [Buffer];
+  expect(String(line)).toContain("holding");
+  held.kill("SIGKILL");
+  await once(held, "exit");
+  expect(await readFile(`${path}.lock`, "utf8")).toMatch(/^[0-9a-f]{32}$/); // its lock stays behind
+  // Older than staleLockMs (15 s) at once, as if the others had waited that long.
+  const old = new Date(Date.now() - 60_000);
+  await utimes(`${path}.lock`, old, old);
+  // One refresh and no rejected one in all: the stored refresh token was presented exactly once.
+  await expectOneRefreshForAllProcesses(
+    { child, args: [sandbox.mainUrl, path, parentToken], initial, mainUrl: sandbox.mainUrl },
+    8,
+  );
+});
