@@ -88,24 +88,35 @@ export function takeoverPath(lockPath: string, identity: string, n: number): str
  * generation's, which again only one process can create.
  */
 async function takeOverStale(lockPath: string, seen: Seen, staleLockMs: number): Promise<boolean> {
+  const guard = (n: number) => takeoverPath(lockPath, seen.identity, n);
   let n = 1;
-  for (; ; n++) {
-    if (await tryCreate(takeoverPath(lockPath, seen.identity, n), "takeover")) break;
-    const left = await inspect(takeoverPath(lockPath, seen.identity, n));
+  for (;;) {
+    if (await tryCreate(guard(n), "takeover")) break;
+    const left = await inspect(guard(n));
+    // Released just now: this generation is free again, and skipping it would let two in.
+    if (!left) continue;
     // Another process is checking this stale lock now: its verdict is awaited, not raced.
-    if (left && left.ageMs <= staleLockMs) return false;
+    if (left.ageMs <= staleLockMs) return false;
+    n++;
   }
+  // Once the stale lock is gone, every takeover file for it is moot, those left by crashes too.
+  let gone = false;
   try {
     const now = await inspect(lockPath);
-    if (now?.identity !== seen.identity) return false;
+    if (now?.identity !== seen.identity) {
+      gone = true;
+      return false;
+    }
     // Moved aside, then checked again: what is removed is what was judged stale.
     const aside = `${lockPath}.${randomBytes(6).toString("hex")}.stale`;
     try {
       await rename(lockPath, aside);
     } catch (error) {
-      if (codeOf(error) === "ENOENT") return false;
-      throw failed("The token file's stale lock could not be removed", error);
+      if (codeOf(error) !== "ENOENT") throw failed("The token file's stale lock could not be removed", error);
+      gone = true;
+      return false;
     }
+    gone = true;
     const moved = await inspect(aside);
     if (moved && moved.identity !== seen.identity) {
       // Only a holder frozen past staleLockMs gets here; a link never replaces a newer lock.
@@ -114,7 +125,8 @@ async function takeOverStale(lockPath: string, seen: Seen, staleLockMs: number):
     await rm(aside, { force: true }).catch(() => {});
     return moved?.identity === seen.identity;
   } finally {
-    for (let k = n; k >= 1; k--) await unlink(takeoverPath(lockPath, seen.identity, k)).catch(() => {});
+    // While the stale lock is still there, a leftover removed would be a generation two could take.
+    for (let k = n; k >= (gone ? 1 : n); k--) await unlink(guard(k)).catch(() => {});
   }
 }
 

@@ -78,6 +78,24 @@ describe("the lock file when the file system refuses", () => {
     expect((await readdir(dir)).sort()).toEqual(["tokens.json.lock"]); // no takeover file left
   }, 10_000);
 
+  it("keeps a crashed takeover's file while the stale lock it was for cannot be removed", async () => {
+    const path = join(dir, "tokens.json");
+    await writeFile(`${path}.lock`, "another-users-holder");
+    await age(`${path}.lock`, 60_000);
+    const leftover = takeoverPath(`${path}.lock`, await identityOf(`${path}.lock`), 1);
+    await writeFile(leftover, "takeover");
+    await age(leftover, 60_000);
+    faults.rename = "EPERM";
+    await expect(
+      fileStore(path, { staleLockMs: 1_000, lockTimeoutMs: 300 }).lock?.(async () => "held"),
+    ).rejects.toMatchObject({ code: "store_failed" });
+    // Removed, it would be a generation free for one process while another holds the next.
+    expect((await readdir(dir)).sort()).toEqual([leftover.slice(dir.length + 1), "tokens.json.lock"].sort());
+    faults.rename = undefined;
+    expect(await fileStore(path, { staleLockMs: 1_000 }).lock?.(async () => "held")).toBe("held");
+    expect(await readdir(dir)).toEqual([]);
+  }, 10_000);
+
   it("removes a lock whose token it could not write, and fails with store_failed", async () => {
     const path = join(dir, "tokens.json");
     faults.write = "ENOSPC";
