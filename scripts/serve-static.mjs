@@ -8,24 +8,36 @@ const TYPES = {
   ".json": "application/json",
   ".yaml": "text/yaml",
   ".png": "image/png",
+  ".svg": "image/svg+xml",
 };
 
-export function serveStatic(root, { port = 0 } = {}) {
+// Browsers and tools ask for /favicon.ico whatever the page says; the docs build writes an SVG icon.
+const ALIASES = { "/favicon.ico": "/favicon.svg" };
+
+/**
+ * Serves `root`. `transform(pathname, body)` may rewrite a file as it is served (pathname as on disk,
+ * e.g. "/index.html" for "/").
+ */
+export function serveStatic(root, { port = 0, transform = (_pathname, body) => body } = {}) {
   const server = createServer(async (request, response) => {
-    const pathname = decodeURIComponent(new URL(request.url ?? "/", "http://localhost").pathname);
-    const file = normalize(join(root, pathname.endsWith("/") ? `${pathname}index.html` : pathname));
+    const requested = decodeURIComponent(new URL(request.url ?? "/", "http://localhost").pathname);
+    const aliased = ALIASES[requested] ?? requested;
+    const pathname = aliased.endsWith("/") ? `${aliased}index.html` : aliased;
+    const file = normalize(join(root, pathname));
     if (!file.startsWith(root.endsWith(sep) ? root : root + sep)) {
       response.writeHead(403).end();
       return;
     }
+    let body;
     try {
-      const body = await readFile(file);
-      response
-        .writeHead(200, { "Content-Type": TYPES[extname(file)] ?? "application/octet-stream" })
-        .end(body);
+      body = await readFile(file);
     } catch {
       response.writeHead(404, { "Content-Type": "text/plain" }).end("Not found");
+      return;
     }
+    response
+      .writeHead(200, { "Content-Type": TYPES[extname(file)] ?? "application/octet-stream" })
+      .end(await transform(pathname, body));
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);

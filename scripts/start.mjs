@@ -1,12 +1,12 @@
 // `pnpm start` (after `turbo run build`): the stateful sandbox of both hosts, the API reference and
 // a stateless Prism mock, all on 127.0.0.1, with their URLs and a copy-paste example; Ctrl-C stops them.
 // `--ephemeral-ports` takes free ports instead of the usual ones (tests run it that way).
-import { copyFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { fillSandbox } from "../apps/docs/scripts/sandbox-page.mjs";
 import { describeSandbox, startSandbox } from "../apps/sandbox/dist/node.js";
-import { bundledSpec, freePort, startPrism } from "./prism.mjs";
+import { freePort, startPrism } from "./prism.mjs";
 import { serveStatic } from "./serve-static.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -23,18 +23,21 @@ function port(preferred) {
   });
 }
 
-// The reference page offers the bundled document for download next to it.
-await copyFile(bundledSpec, join(docsDist, "openapi.json"));
 const sandbox = await startSandbox({ mainPort: await port(4020), legacyPort: await port(4021) });
-const docs = await serveStatic(docsDist, { port: await port(8080) });
 const prism = await startPrism({ port: await port(4010) });
+// The getting-started page shows the sandbox's addresses and credentials when served from here.
+const docs = await serveStatic(docsDist, {
+  port: await port(8080),
+  transform: (pathname, body) =>
+    pathname === "/index.html" ? fillSandbox(body.toString("utf8"), sandbox, { mockUrl: prism.url }) : body,
+});
 
 console.log(`${describeSandbox(sandbox)}
 
   (To run those lines, save them as example.mjs at the repository root, then: node example.mjs)
 
 API reference          ${docs.url}/reference.html
-Getting started        ${docs.url}/
+Getting started        ${docs.url}/  (its commands run on this sandbox as shown)
 Bundled document       ${docs.url}/openapi.json
 Prism mock             ${prism.url}  (both hosts, stateless, answers from the document's examples)
 

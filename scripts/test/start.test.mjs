@@ -53,6 +53,18 @@ test("the API reference and the bundled document are served", async () => {
   assert.equal(spec.openapi, "3.1.0");
 });
 
+test("the getting-started page is served with this sandbox's addresses, and /favicon.ico answers", async () => {
+  const docs = url("API reference");
+  const page = await (await fetch(`${docs}/`)).text();
+  const settings = JSON.parse(page.match(/id="sandbox-settings">([^<]*)</)?.[1] ?? "null");
+  assert.equal(settings?.mainUrl, url("\\{base_url\\}"));
+  assert.equal(settings?.legacyUrl, url("\\{legacy_base_url\\}"));
+  assert.equal(settings?.mockUrl, url("Prism mock"));
+  const icon = await fetch(`${docs}/favicon.ico`);
+  assert.equal(icon.status, 200);
+  assert.equal(icon.headers.get("content-type"), "image/svg+xml");
+});
+
 test("the Prism mock answers from the document", async () => {
   const response = await fetch(`${url("Prism mock")}/voice/api/v1/admin/accounts`, {
     headers: { Authorization: "Bearer any" },

@@ -48,7 +48,23 @@ const show = (types) => (types ? [...types].sort().join("|") : "any");
  * Compares two schemas at `where`. `direction` is "request" (the client sends it: the server may
  * only accept more) or "response" (the client reads it: the server may only send less).
  */
-function compareSchemas(oldDoc, newDoc, oldSchema, newSchema, where, direction, changes, depth = 0) {
+function compareSchemas(
+  oldDoc,
+  newDoc,
+  oldSchema,
+  newSchema,
+  where,
+  direction,
+  changes,
+  depth = 0,
+  seen = new Set(),
+) {
+  // A recursive schema (a user's children are users) is compared once per pair of references.
+  const pair = `${oldSchema?.$ref ?? ""}|${newSchema?.$ref ?? ""}|${direction}`;
+  if (oldSchema?.$ref && newSchema?.$ref) {
+    if (seen.has(pair)) return;
+    seen = new Set(seen).add(pair);
+  }
   const before = oldDoc.follow(oldSchema) ?? {};
   const after = newDoc.follow(newSchema) ?? {};
   if (depth > 12) return;
@@ -97,10 +113,20 @@ function compareSchemas(oldDoc, newDoc, oldSchema, newSchema, where, direction, 
       }
       continue;
     }
-    compareSchemas(oldDoc, newDoc, property, next, `${where}.${name}`, direction, changes, depth + 1);
+    compareSchemas(oldDoc, newDoc, property, next, `${where}.${name}`, direction, changes, depth + 1, seen);
   }
   if (before.items && after.items) {
-    compareSchemas(oldDoc, newDoc, before.items, after.items, `${where}[]`, direction, changes, depth + 1);
+    compareSchemas(
+      oldDoc,
+      newDoc,
+      before.items,
+      after.items,
+      `${where}[]`,
+      direction,
+      changes,
+      depth + 1,
+      seen,
+    );
   }
 }
 

@@ -1,12 +1,13 @@
 // `pnpm --filter @engage-voice/bench bench`: runs every section, prints each table as it is done, and
 // rewrites BENCHMARKS.md at the repository root from the figures of this run.
-//   --only=overhead,http,coalescing,size,pipeline   run some sections (BENCHMARKS.md is left alone)
+//   --only=overhead,http,coalescing,size,cli,pipeline   run some sections (BENCHMARKS.md is left alone)
 //   --no-write                                      print only
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { authContender, authFetchContender, coalescingSubject } from "./auth-rows.ts";
 import { checkBudgets, formatBudgetResults, loadBudgets } from "./budget.ts";
+import { cliTable, measureCliSizes, measureStart } from "./cli.ts";
 import { measureCoalescing } from "./coalescing.ts";
 import { contenders, headerMiddleware, NAMES, type Target, verify } from "./contenders.ts";
 import { startLocalServer } from "./local-server.ts";
@@ -27,7 +28,7 @@ import {
 import { isSize, measureSize, OWN_ENTRIES, REFERENCE_ENTRIES, type Size, type SizeFailure } from "./sizes.ts";
 import { ACCOUNTS_BODY, BASE_URL, stubServer } from "./stub.ts";
 
-const SECTIONS = ["overhead", "http", "coalescing", "size", "pipeline"] as const;
+const SECTIONS = ["overhead", "http", "coalescing", "size", "cli", "pipeline"] as const;
 type Section = (typeof SECTIONS)[number];
 
 const OVERHEAD: MeasureOptions = { rounds: 15, time: 100, warmupTime: 20 };
@@ -176,6 +177,17 @@ if (runs("size")) {
   );
 }
 
+if (runs("cli")) {
+  const start = measureStart();
+  emit(
+    [
+      "## 5. The command line",
+      "`@engage-voice/cli` (bin `engage-voice`): cold start-up of `node packages/cli/dist/cli.js --version` and `--help` against `node -e 0` on the same Node, each a new process, alternated, medians after two warm-ups; and its size.",
+      cliTable(start, await measureCliSizes()),
+    ].join("\n\n"),
+  );
+}
+
 if (runs("pipeline")) {
   const steps = [];
   for (const step of STEPS) {
@@ -183,7 +195,7 @@ if (runs("pipeline")) {
     steps.push(result);
     if (result.tail) console.error(`${step.name} failed:\n${result.tail}`);
   }
-  emit(`## 5. Pipeline speed\n\nOne after the other, from the repository root.\n\n${pipelineTable(steps)}`);
+  emit(`## 6. Pipeline speed\n\nOne after the other, from the repository root.\n\n${pipelineTable(steps)}`);
 }
 
 const seconds = ((performance.now() - started) / 1000).toFixed(0);

@@ -1,12 +1,17 @@
 // Builds the published reference from the bundled document: dist/reference.html (Redoc, with its
-// scripts inlined so the page works offline) and dist/index.html (getting started with the auth flows).
+// scripts inlined so the page works offline), dist/index.html (getting started with the auth flows),
+// and the bundled document itself next to them, which the reference offers for download.
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
+import { FAVICON_LINK, FAVICON_SVG, presentable, REFERENCE_CSS } from "./present.mjs";
 
 const require = createRequire(import.meta.url);
-const spec = require.resolve("@engage-voice/spec/openapi.json");
+const specJson = require.resolve("@engage-voice/spec/openapi.json");
+const specYaml = require.resolve("@engage-voice/spec/openapi.yaml");
 const dist = new URL("../dist/", import.meta.url).pathname;
 const redocly = require.resolve("@redocly/cli/bin/cli.js");
 
@@ -17,21 +22,48 @@ const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="14"><text x="0" y="11" font-family="sans-serif" font-size="11" fill="#555">Redocly</text></svg>',
 )}`;
 
+/** Puts `text` just before `marker`, failing loudly if a Redoc update moved the marker. */
+function insertBefore(html, marker, text) {
+  const at = html.indexOf(marker);
+  if (at < 0) throw new Error(`${marker} not found in the page: review scripts/build.mjs`);
+  return html.slice(0, at) + text + html.slice(at);
+}
+
 await mkdir(dist, { recursive: true });
+await copyFile(specJson, `${dist}openapi.json`);
+await copyFile(specYaml, `${dist}openapi.yaml`);
+await writeFile(`${dist}favicon.svg`, FAVICON_SVG);
+
+// Redoc renders a copy arranged for reading (see present.mjs); the download links offer the document
+// exactly as bundled.
+const scratch = await mkdtemp(join(tmpdir(), "engage-voice-docs-"));
+const rendered = join(scratch, "openapi.json");
+await writeFile(rendered, JSON.stringify(presentable(JSON.parse(await readFile(specJson, "utf8")))));
 const reference = `${dist}reference.html`;
 await promisify(execFile)(process.execPath, [
   redocly,
   "build-docs",
-  spec,
+  rendered,
   "--inlineBundle",
+  "--config",
+  new URL("redocly.yaml", import.meta.url).pathname,
   "--title",
   "Voice Contact-Center API reference",
   "-o",
   reference,
 ]);
-const html = await readFile(reference, "utf8");
+await rm(scratch, { recursive: true, force: true });
+let html = await readFile(reference, "utf8");
 if (!CDN_LOGOS.test(html))
   throw new Error("Redoc no longer references its CDN logo: review scripts/build.mjs");
-await writeFile(reference, html.replace(CDN_LOGOS, INLINE_LOGO));
-await copyFile(new URL("../src/getting-started.html", import.meta.url), `${dist}index.html`);
-console.log(`wrote ${dist}reference.html and ${dist}index.html`);
+html = html.replace(CDN_LOGOS, INLINE_LOGO);
+if (!html.includes('"disableTelemetry":true')) {
+  throw new Error(
+    "Redoc's telemetry is on (it would report to otel.cloud.redocly.com): review scripts/redocly.yaml",
+  );
+}
+html = insertBefore(html, "</head>", `${FAVICON_LINK}\n<style>${REFERENCE_CSS}</style>\n`);
+await writeFile(reference, html);
+const guide = await readFile(new URL("../src/getting-started.html", import.meta.url), "utf8");
+await writeFile(`${dist}index.html`, insertBefore(guide, "</head>", `${FAVICON_LINK}\n`));
+console.log(`wrote ${dist}reference.html, ${dist}index.html, the bundled document and the icon`);

@@ -2,6 +2,7 @@
 // handling advances the sandbox's clock instead of sleeping, and resets state between cases.
 import type { Context, Hono } from "hono";
 import { apiError, ErrorCode } from "./errors.js";
+import { readLimited } from "./request.js";
 import type { SandboxState } from "./state.js";
 
 export const CONTROL_PATH = "/__sandbox/control";
@@ -48,9 +49,9 @@ async function readControl(c: Context): Promise<Record<string, unknown> | string
   if ((c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() !== "application/json") {
     return "A control request is sent as application/json";
   }
-  const body = await c.req.raw.arrayBuffer().catch(() => undefined);
-  if (!body || body.byteLength > MAX_CONTROL_BYTES)
-    return `A control request is at most ${MAX_CONTROL_BYTES} bytes`;
+  // Read with a cap whatever the framing: a chunked body has no Content-Length to refuse early.
+  const body = await readLimited(c.req.raw.body, MAX_CONTROL_BYTES).catch(() => undefined);
+  if (!body) return `A control request is at most ${MAX_CONTROL_BYTES} bytes`;
   try {
     const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
     if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))

@@ -5,15 +5,23 @@ export const JWT_EXPIRED = "Jwt is expired";
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 413 | 429 | 500 | 502 | 503 | 504;
 
+/** A path segment that may be a credential: a JWT, an API token, a UUID-like or long opaque value. */
+const SECRET_LIKE = /^(?:[\w-]+\.[\w-]+\.[\w-]*|[^/]*:[^/]*|[\w%-]{20,})$/;
+
 /**
- * The path part of `requestUri`. The permanent token a DELETE names is replaced by the template,
+ * The path part of `requestUri`. The permanent token a DELETE names is replaced by the template, and
+ * any other segment that could be a token (a mistyped path with an API token in it) by `{redacted}`,
  * so that a token never appears in an error body; query strings are left out for the same reason
  * (the deprecated login carries a password there).
  */
 export function requestPath(c: Context): string {
   const path = c.req.path;
   if (/^\/voice\/api\/v1\/admin\/token\/./.test(path)) return "/voice/api/v1/admin/token/{apiToken}";
-  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+  const redacted = path
+    .split("/")
+    .map((segment) => (SECRET_LIKE.test(segment) ? "{redacted}" : segment))
+    .join("/");
+  return redacted.length > 200 ? `${redacted.slice(0, 200)}…` : redacted;
 }
 
 /** The platform's JSON error body (`ApiError` of the specification). */

@@ -93,6 +93,9 @@ export function parseFault(input: unknown): Fault {
   }
 }
 
+/** Faults waiting at once: a test queues a handful; thousands would slow every request's scan. */
+export const MAX_PENDING_FAULTS = 100;
+
 export class FaultQueue implements SandboxFaults {
   readonly #queue: { fault: Fault; remaining: number }[] = [];
 
@@ -103,6 +106,11 @@ export class FaultQueue implements SandboxFaults {
       throw new FaultError("Fault injection is off: create the sandbox with faults: { enabled: true }");
     }
     const parsed = parseFault(fault);
+    if (this.#queue.length >= MAX_PENDING_FAULTS) {
+      throw new FaultError(
+        `At most ${MAX_PENDING_FAULTS} faults wait at once: DELETE /__sandbox/faults clears them`,
+      );
+    }
     this.#queue.push({ fault: parsed, remaining: parsed.times ?? 1 });
   }
 

@@ -8,10 +8,12 @@ import { apiError, ErrorCode } from "./errors.js";
 import { parseFault } from "./faults.js";
 import { FAULTS_PATH, HOST_TITLES, type HostName } from "./paths.js";
 import { retryAfterSeconds } from "./rate-limit.js";
-import { mediaType } from "./request.js";
+import { mediaType, readLimited } from "./request.js";
 import type { SandboxState } from "./state.js";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/** A fault is a few fields; a body past this is refused while it is read. */
+const MAX_FAULT_BYTES = 4096;
 
 function loopbackOrigin(origin: string): string | null {
   try {
@@ -88,8 +90,18 @@ export function createHost(state: SandboxState, name: HostName): Hono {
       if (mediaType(c) !== "application/json") {
         return apiError(c, 400, ErrorCode.validation, "A fault is sent as application/json", now());
       }
+      // Read with a cap whatever the framing: a chunked body has no Content-Length to refuse early.
+      const body = await readLimited(c.req.raw.body, MAX_FAULT_BYTES);
+      if (!body)
+        return apiError(
+          c,
+          413,
+          ErrorCode.payloadTooLarge,
+          `A fault is at most ${MAX_FAULT_BYTES} bytes`,
+          now(),
+        );
       try {
-        state.faults.next(parseFault(await c.req.json()));
+        state.faults.next(parseFault(JSON.parse(new TextDecoder().decode(body))));
       } catch (error) {
         const message = error instanceof TypeError ? error.message : "The fault is not valid JSON";
         return apiError(c, 400, ErrorCode.validation, message, now());

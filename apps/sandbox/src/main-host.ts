@@ -3,8 +3,8 @@
 import type { Context, Hono } from "hono";
 import { authenticate } from "./auth.js";
 import { apiError, ErrorCode } from "./errors.js";
-import { createHost, methodNotAllowed, otherHost, tooLarge } from "./host.js";
-import { LEGACY_PATHS, MAIN_PATHS } from "./paths.js";
+import { createHost, tooLarge } from "./host.js";
+import { type Handler, serveOperations } from "./operations.js";
 import { retryAfterSeconds } from "./rate-limit.js";
 import { booleanQuery, readForm } from "./request.js";
 import { ACCOUNTS, findUser, usersFlat, usersTree } from "./seed.js";
@@ -36,7 +36,7 @@ export function createMainHost(state: SandboxState): Hono {
   const rejectForm = (c: Context, problem: { message: string; status?: 413 }) =>
     problem.status === 413 ? tooLarge(c, state) : invalid(c, problem.message);
 
-  app.post(MAIN_PATHS.exchange, async (c) => {
+  const exchangeAccessToken: Handler = async (c) => {
     const includeRefresh = booleanQuery(c, "includeRefresh");
     if (!includeRefresh.ok) return invalid(c, includeRefresh.message);
     const form = await readForm(c, ["rcAccessToken", "rcTokenType"], state.options.maxBodyBytes);
@@ -61,9 +61,9 @@ export function createMainHost(state: SandboxState): Hono {
       );
     }
     return c.json(await state.issueTokens(user, includeRefresh.value === true ? null : undefined));
-  });
+  };
 
-  app.post(MAIN_PATHS.refresh, async (c) => {
+  const refreshAccessToken: Handler = async (c) => {
     const form = await readForm(c, ["refresh_token", "rcTokenType"], state.options.maxBodyBytes);
     if (!form.ok) return rejectForm(c, form);
     if (form.value.rcTokenType !== "Bearer") return invalid(c, "Form field rcTokenType must be Bearer");
@@ -71,9 +71,9 @@ export function createMainHost(state: SandboxState): Hono {
     if (!result.ok) return apiError(c, 401, ErrorCode.authentication, REFRESH_REJECTED[result.reason], now());
     if (state.faults.take(["drop-after-refresh"], c.req.method, c.req.path)) return dropped(c, state);
     return c.json(result.tokens);
-  });
+  };
 
-  app.get(MAIN_PATHS.accounts, async (c) => {
+  const listAccounts: Handler = async (c) => {
     const user = await authenticate(c, state, "bearer");
     if (user instanceof Response) return user;
     if (user.roles.includes("NO_ACCESS")) {
@@ -87,9 +87,9 @@ export function createMainHost(state: SandboxState): Hono {
     }
     const seesAll = user.roles.includes("SUPER_USER") || user.roles.includes("MANAGE_USERS");
     return c.json(seesAll ? ACCOUNTS : ACCOUNTS.filter((account) => account.accountId === user.accountId));
-  });
+  };
 
-  app.get(MAIN_PATHS.users, async (c) => {
+  const listUsers: Handler = async (c) => {
     const user = await authenticate(c, state, "bearer");
     if (user instanceof Response) return user;
     const activeOnly = booleanQuery(c, "activeOnly");
@@ -113,12 +113,8 @@ export function createMainHost(state: SandboxState): Hono {
     }
     const active = activeOnly.value === true;
     return c.json(flatten.value === true ? usersFlat(active) : usersTree(active));
-  });
+  };
 
-  app.all(MAIN_PATHS.exchange, (c) => methodNotAllowed(c, state, "POST"));
-  app.all(MAIN_PATHS.refresh, (c) => methodNotAllowed(c, state, "POST"));
-  app.all(MAIN_PATHS.accounts, (c) => methodNotAllowed(c, state, "GET"));
-  app.all(MAIN_PATHS.users, (c) => methodNotAllowed(c, state, "GET"));
-  for (const path of Object.values(LEGACY_PATHS)) app.all(path, (c) => otherHost(c, state, "legacy"));
+  serveOperations(app, state, "main", { exchangeAccessToken, refreshAccessToken, listAccounts, listUsers });
   return app;
 }

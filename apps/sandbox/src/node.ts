@@ -63,15 +63,55 @@ function badRequest(): Response {
   );
 }
 
+/**
+ * Whether a `Host` header names this machine. A page on another site can point its own domain at
+ * 127.0.0.1 (DNS rebinding) and then reach the sandbox as a same-origin server: its `Host` header
+ * still names that domain, so it is refused.
+ */
+export function isLoopbackHost(host: string | undefined): boolean {
+  const name = (host ?? "").toLowerCase().replace(/:\d{1,5}$/, "");
+  return name === "localhost" || name === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(name);
+}
+
+/** The document's JSON error, for answers written below Hono (no route, so no `requestUri`). */
+function errorBody(generalMessage: string): string {
+  return JSON.stringify({
+    errorCode: "request.validation.exception",
+    generalMessage,
+    details: "",
+    requestUri: "",
+    timestamp: Date.now(),
+  });
+}
+
 function listen(app: Hono, port: number): Promise<Server> {
-  const server = createServer(
-    getRequestListener(app.fetch, {
-      hostname: HOST,
-      // Keep the process's own Request and Response: the sandbox often shares it with its clients.
-      overrideGlobalObjects: false,
-      errorHandler: badRequest,
-    }),
-  );
+  const handle = getRequestListener(app.fetch, {
+    hostname: HOST,
+    // Keep the process's own Request and Response: the sandbox often shares it with its clients.
+    overrideGlobalObjects: false,
+    errorHandler: badRequest,
+  });
+  const server = createServer((request, response) => {
+    if (isLoopbackHost(request.headers.host)) return void handle(request, response);
+    const body = errorBody(
+      "This sandbox answers requests for 127.0.0.1, localhost or [::1] only: a Host header naming another site is refused (DNS rebinding)",
+    );
+    response.writeHead(400, {
+      "Content-Type": "application/json",
+      "Content-Length": Buffer.byteLength(body),
+    });
+    response.end(body);
+  });
+  // A request Node's parser refuses (a bad header byte, a body without framing) gets the same JSON
+  // error as every other, not Node's bare 400.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === "ECONNRESET") return void socket.destroy();
+    const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+    const body = errorBody("The request could not be read: it is not well-formed HTTP/1.1");
+    socket.end(
+      `HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, HOST, () => {

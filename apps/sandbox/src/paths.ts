@@ -1,16 +1,15 @@
-/** The operations each host serves, as the specification places them. */
-export const MAIN_PATHS = {
-  exchange: "/api/auth/login/rc/accesstoken",
-  refresh: "/api/auth/token/refresh",
-  accounts: "/voice/api/v1/admin/accounts",
-  users: "/voice/api/v1/admin/users",
-} as const;
+import { operationTable } from "@engage-voice/client";
 
-export const LEGACY_PATHS = {
-  login: "/api/auth/login/admin",
-  tokens: "/voice/api/v1/admin/token",
-  token: "/voice/api/v1/admin/token/:apiToken",
-} as const;
+/** The paths each host serves (Hono's `:param` form), from the document's list of operations. */
+const routesOf = (host: "main" | "legacy") =>
+  Object.fromEntries(
+    operationTable
+      .filter((op) => op.host === host)
+      .map((op) => [op.operationId, op.path.replace(/\{(\w+)\}/g, ":$1")]),
+  ) as Record<string, string>;
+
+export const MAIN_PATHS = routesOf("main");
+export const LEGACY_PATHS = routesOf("legacy");
 
 /** Where fault injection is controlled over HTTP; it exists only while faults are enabled. */
 export const FAULTS_PATH = "/__sandbox/faults";

@@ -5,7 +5,13 @@ import type { AddressInfo } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
-import { apiTokens, createTokenManager, EngageVoiceAuthError, memoryStore } from "../src/index.js";
+import {
+  apiTokenMiddleware,
+  apiTokens,
+  createTokenManager,
+  EngageVoiceAuthError,
+  memoryStore,
+} from "../src/index.js";
 import { fromStored, toTokenSet } from "../src/tokens.js";
 import { BASE, LEGACY_BASE, setup } from "./fake-server.js";
 
@@ -309,6 +315,7 @@ describe("permanent tokens are checked before anything is sent", () => {
       () => apiTokens({ baseUrl: LEGACY_BASE, auth: { apiToken: "aws80:x\r\nX-Evil: 1" } }),
       () => apiTokens({ baseUrl: LEGACY_BASE, auth: { accessToken: "abc\n" } }),
       () => createTokenManager({ baseUrl: BASE, rcAccessToken: "rc\nx" }),
+      () => apiTokenMiddleware("aws80:x\r\nX-Evil: 1"),
     ]) {
       const error = (() => {
         try {

@@ -45,6 +45,19 @@ describe("types", () => {
     expectTypeOf(created.data).toEqualTypeOf<string | undefined>();
   });
 
+  it("type observed fields that public sources disagree on as every form seen, never one guess", () => {
+    type MainAccount = NonNullable<Account["mainAccount"]>;
+    // The official documents say integer, earlier samples boolean: `=== true` alone would miss 1.
+    expectTypeOf<NonNullable<MainAccount["isActive"]>>().toEqualTypeOf<boolean | number>();
+    expectTypeOf<1>().toExtend<NonNullable<MainAccount["isActive"]>>();
+    type Regional = NonNullable<User["regionalSettings"]>;
+    expectTypeOf<NonNullable<Regional["timezone"]>>().toEqualTypeOf<number | string>();
+    expectTypeOf<NonNullable<Regional["homeCountry"]>>().toEqualTypeOf<number | string>();
+    expectTypeOf<Regional["greetingLanguage"]>().toEqualTypeOf<unknown>();
+    expectTypeOf<{ year: 2025 }>().toExtend<NonNullable<Account["startDate"]>>();
+    expectTypeOf<"2025-01-01">().toExtend<NonNullable<User["creationDate"]>>();
+  });
+
   it("demand the required form fields", () => {
     // @ts-expect-error: rcTokenType is required
     void main.POST("/api/auth/login/rc/accesstoken", { body: { rcAccessToken: "t" } });

@@ -105,32 +105,40 @@ export function contentsCell(
 }
 
 /**
- * A package of data (the bundled contract): its exports point at packed files, and it carries a
- * license and a README that says how to install it.
+ * A package without typed code: data (the bundled contract) or a command line. What its exports and
+ * bin name is packed, and it carries a license and a README that says how to install it.
  */
 export function dataContentsCell(label: string, tarball: () => string): Cell {
   return {
     name: `contents ${label}`,
     async run() {
       const { files, read } = await readTarball(tarball());
-      const manifest = JSON.parse(await read("package.json")) as Manifest;
+      const manifest = JSON.parse(await read("package.json")) as Manifest & {
+        bin?: Record<string, string> | string;
+      };
       const problems: string[] = [];
       if (!manifest.license) problems.push("license is missing");
       if (!files.has("package/LICENSE")) problems.push("LICENSE is not packed");
       if (!Array.isArray(manifest.files)) problems.push("files is missing");
-      const targets = Object.values(manifest.exports ?? {}).filter((t): t is string => typeof t === "string");
-      if (targets.length === 0) problems.push("exports names no file");
+      const exported = Object.values(manifest.exports ?? {}).filter(
+        (t): t is string => typeof t === "string",
+      );
+      const bins = typeof manifest.bin === "string" ? [manifest.bin] : Object.values(manifest.bin ?? {});
+      const targets = [...exported, ...bins];
+      if (targets.length === 0) problems.push("neither exports nor bin names a file");
       for (const target of targets) {
-        if (!files.has(`package/${target.replace(/^\.\//, "")}`))
-          problems.push(`exports target ${target} is not packed`);
+        if (!files.has(`package/${target.replace(/^\.\//, "")}`)) problems.push(`${target} is not packed`);
       }
+      const install = new RegExp(
+        `(npm install|npm i|pnpm add|yarn add|bun add|npx) [^\\n]*${manifest.name}\\b`,
+      );
       if (!files.has("package/README.md")) problems.push("README.md is not packed");
-      else if (!(await read("README.md")).includes(`install --save-dev ${manifest.name}`)) {
+      else if (!install.test(await read("README.md"))) {
         problems.push(`README.md has no install command for ${manifest.name}`);
       }
       if (problems.length > 0)
         throw new Error(`${manifest.name} is missing what users need:\n${problems.join("\n")}`);
-      return `${targets.join(", ")}`;
+      return targets.join(", ");
     },
   };
 }

@@ -280,6 +280,51 @@ export interface components {
             ssoLogin?: boolean;
             /** @description The top-level account, as numeric text. Observed in exchange responses; not in the specification. */
             mainAccountId?: string;
+            /**
+             * @description Shown by the official OpenAPI documents only (whether the administrator must reset the password); public material does not settle its type,
+             *     so it is left open.
+             */
+            adminPasswordReset?: unknown;
+            /**
+             * @description Shown by the official OpenAPI documents only (the same flag under another name); public material does not settle its type,
+             *     so it is left open.
+             */
+            isAdminPasswordReset?: unknown;
+            /**
+             * @description Shown by the official OpenAPI documents only (the analytics UI); public material does not settle its type,
+             *     so it is left open.
+             */
+            analyticsUrl?: unknown;
+            /**
+             * @description Shown by the official OpenAPI documents only (the IQ UI); public material does not settle its type,
+             *     so it is left open.
+             */
+            iqUrl?: unknown;
+            /**
+             * @description Shown by the official OpenAPI documents only (a login hash code); public material does not settle its type,
+             *     so it is left open.
+             */
+            loginHashcode?: unknown;
+            /**
+             * @description Shown by the official OpenAPI documents only (the platform identifier); public material does not settle its type,
+             *     so it is left open.
+             */
+            platformId?: unknown;
+            /**
+             * @description Shown by the official OpenAPI documents only (a port); public material does not settle its type,
+             *     so it is left open.
+             */
+            port?: unknown;
+            /**
+             * @description Shown by the official OpenAPI documents only (the parent-platform user); public material does not settle its type,
+             *     so it is left open.
+             */
+            rcUser?: unknown;
+            /**
+             * @description Shown by the official OpenAPI documents only (where to redirect after login); public material does not settle its type,
+             *     so it is left open.
+             */
+            redirectUrl?: unknown;
         } & {
             [key: string]: unknown;
         };
@@ -337,7 +382,13 @@ export interface components {
             mainAccountName?: string;
             rcAccountId?: string;
             engageAccountId?: string;
-            isActive?: boolean;
+            /**
+             * Format: int32
+             * @description Whether the main account is active. The official OpenAPI documents type it as an integer
+             *     (int32); earlier observed samples show a boolean. Code must accept both, e.g.
+             *     `isActive === true || isActive === 1`.
+             */
+            isActive?: boolean | number;
         } & {
             [key: string]: unknown;
         };
@@ -358,12 +409,26 @@ export interface components {
             /** @enum {string} */
             rcAccountAccess?: "DISABLED" | "ENABLED" | "REQUIRED";
             archivedAccount?: boolean;
-            /** @description Wire format not shown. */
-            startDate?: string;
-            /** @description Wire format not shown. */
-            endDate?: string;
-            /** Format: int64 */
-            primaryTimezone?: number;
+            /**
+             * @description The official OpenAPI documents show an object (a serialized date-time class); other public
+             *     material shows no value. Read it as either a date string or an object.
+             */
+            startDate?: string | {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The official OpenAPI documents show an object (a serialized date-time class); other public
+             *     material shows no value. Read it as either a date string or an object.
+             */
+            endDate?: string | {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: int32
+             * @description The official OpenAPI documents type it as an integer (int32, a time-zone id); the prose
+             *     documentation names time zones by text. Read it as either.
+             */
+            primaryTimezone?: number | string;
             enableInbound?: boolean;
             enableOutbound?: boolean;
             enableChat?: boolean;
@@ -387,8 +452,13 @@ export interface components {
             userManagedByRC?: boolean;
             parentPath?: string;
             children?: components["schemas"]["User"][];
-            /** @description Wire format not shown. */
-            creationDate?: string;
+            /**
+             * @description The official OpenAPI documents show an object (a serialized date-time class); other public
+             *     material shows no value. Read it as either a date string or an object.
+             */
+            creationDate?: string | {
+                [key: string]: unknown;
+            };
             phoneNumber?: string;
             phoneNumberE164?: string;
             rcAccountId?: string;
@@ -407,10 +477,37 @@ export interface components {
          * @description Regional settings of a user (observed).
          */
         RegionalSettings: {
-            timezone?: string;
+            /**
+             * Format: int32
+             * @description The official OpenAPI documents type it as an integer (int32, a time-zone id); the users guide
+             *     shows a time-zone name as text (`timezoneName`). Read it as either.
+             */
+            timezone?: number | string;
+            /** @description The time-zone name, as the users guide shows it (observed, prose documentation only). */
+            timezoneName?: string;
             language?: string;
             formattingLocale?: string;
-            homeCountry?: string;
+            /**
+             * Format: int32
+             * @description The official OpenAPI documents type it as an integer (int32); observed samples show text.
+             *     Read it as either.
+             */
+            homeCountry?: number | string;
+            /**
+             * @description Shown by the official OpenAPI documents only; its type is not settled by public material, so it
+             *     is left open.
+             */
+            greetingLanguage?: unknown;
+            /**
+             * @description Shown by the official OpenAPI documents only; its type is not settled by public material, so it
+             *     is left open.
+             */
+            homeCountryCode?: unknown;
+            /**
+             * @description Shown by the official OpenAPI documents only; its type is not settled by public material, so it
+             *     is left open.
+             */
+            timeFormat?: unknown;
         } & {
             [key: string]: unknown;
         };

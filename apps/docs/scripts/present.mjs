@@ -1,0 +1,137 @@
+// What the reference page changes in Redoc's presentation, kept apart from the build steps so that the
+// layout test can name what it relies on. Nothing here changes what the document means.
+
+const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+
+/**
+ * The copy of the bundled document that Redoc renders. Two changes, both leaving every operation's
+ * meaning as it is:
+ *
+ * - Redoc's landing panel lists only the root servers, i.e. the contact-center host, and shows it as
+ *   `{base_url}`. Each operation gets its effective servers written out (the root ones for the
+ *   contact-center host), and the root list becomes every host's actual URLs, so a reader sees both
+ *   hosts on the first screen.
+ * - Redoc draws `additionalProperties: true` as a row `property name*` "any additional property" in
+ *   every open schema. Leaving the keyword out means the same in JSON Schema; the schema's description
+ *   says it in words instead.
+ */
+export function presentable(bundled) {
+  const document = structuredClone(bundled);
+  const root = document.servers ?? [];
+  const hosts = [...root];
+  for (const item of Object.values(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      operation.servers ??= item.servers ?? root;
+      for (const server of operation.servers) {
+        if (!hosts.some((known) => known.url === server.url)) hosts.push(server);
+      }
+    }
+  }
+  document.servers = hosts.flatMap(expandServer);
+  visitSchemas(document, (schema) => {
+    if (schema.additionalProperties !== true) return;
+    delete schema.additionalProperties;
+    schema.description = `${(schema.description ?? "").trim()}\n\nMay carry fields not listed here.`.trim();
+  });
+  return document;
+}
+
+/** One concrete server per URL a variable can take, the default first, each saying which variable it is. */
+function expandServer(server) {
+  const [name, variable] = Object.entries(server.variables ?? {})[0] ?? [];
+  if (!variable || server.url !== `{${name}}`) return [server];
+  const values = [variable.default, ...(variable.enum ?? []).filter((value) => value !== variable.default)];
+  return values.map((url, i) => ({
+    url,
+    description:
+      i === 0 ? `${server.description}: {${name}}, default` : `The same host at another address: {${name}}`,
+  }));
+}
+
+function visitSchemas(node, visit, seen = new Set()) {
+  if (!node || typeof node !== "object" || seen.has(node)) return;
+  seen.add(node);
+  if (!Array.isArray(node) && (node.type === "object" || node.properties)) visit(node);
+  for (const [key, value] of Object.entries(node)) {
+    // Example values are data, not schemas, whatever fields they hold.
+    if (key !== "example" && key !== "examples" && key !== "x-codeSamples") visitSchemas(value, visit, seen);
+  }
+}
+
+// Redoc 3 names its components in `data-component-name`; the rules below hold on to those names and to
+// its CSS variables only, never to its generated class names.
+export const REFERENCE_CSS = `
+:root {
+  /* More room for the text column: titles and tables wrapped into narrow strips at 1280 px. */
+  --panel-samples-width: 40%;
+  --h1-font-size: 28px;
+  --h1-line-height: 36px;
+  --h2-font-size: 24px;
+  --h2-line-height: 32px;
+}
+/* Redoc's own rules come later in the page and are as specific: !important is what makes these hold. */
+/* The "Copy page" buttons go under a heading instead of taking a third of its width. */
+div:has(> div > [data-component-name^="Typography/H"]):has(> div [data-component-name="SplitButton/SplitButton"]) {
+  flex-wrap: wrap !important;
+}
+div:has(> div [data-component-name="SplitButton/SplitButton"]) > div:has(> [data-component-name^="Typography/H"]) {
+  flex: 1 1 100% !important;
+}
+/* Samples wrap instead of running under the panel's edge and its copy button. */
+[data-component-name="CodeBlock/CodeBlockContainer"],
+[data-component-name="CodeBlock/CodeBlockContainer"] code {
+  white-space: pre-wrap !important;
+  overflow-wrap: anywhere !important;
+}
+/* Room for the copy button on the first line only (a float), not a gutter down the whole sample. */
+[data-component-name="CodeBlock/CodeBlockContainer"] {
+  padding-right: 12px !important;
+}
+[data-component-name="CodeBlock/CodeBlockContainer"]::before {
+  content: "";
+  float: right;
+  width: 2.5rem;
+  height: 1.4em;
+}
+/* Paths, example names and "deprecated" badges in the right-hand panels make room for each other
+   (a badge or the language menu moves to the next line) instead of ending in an ellipsis. */
+[data-component-name="Panel/PanelHeader"] {
+  flex-wrap: wrap !important;
+  row-gap: 4px;
+}
+[data-component-name="Panel/Panel"] [data-component-name="Button/Button"],
+[data-component-name="Tooltip/Tooltip"] [data-component-name="Button/Button"] {
+  height: auto !important;
+  max-width: 100% !important;
+}
+[data-component-name="Panel/Panel"] [data-component-name="Button/Button"] span,
+[data-component-name="Tooltip/Tooltip"] [data-component-name="Button/Button"] span {
+  flex-wrap: wrap;
+  row-gap: 4px;
+  white-space: normal !important;
+  overflow: visible !important;
+  text-overflow: clip !important;
+  overflow-wrap: anywhere;
+  text-align: left;
+  font-size: 13px;
+}
+[data-component-name="Tag/Tag"] {
+  max-width: none !important;
+  overflow: visible !important;
+  text-overflow: clip !important;
+}
+/* Host URLs and variable names in tables break only where a line may break, never inside a word. */
+td code,
+th code {
+  word-break: normal !important;
+  overflow-wrap: normal !important;
+}
+`;
+
+export const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b5cad"/><path d="M9 20c4 4 10 4 14 0M11 13h.01M21 13h.01" stroke="#fff" stroke-width="3" stroke-linecap="round" fill="none"/></svg>';
+
+/** An inline icon: a page opened from disk asks for no file (pnpm start also serves it as /favicon.ico). */
+export const FAVICON_LINK = `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}">`;

@@ -1,0 +1,315 @@
+// Opens the built pages in Debian's Chromium and holds them to what a reader needs: the reference from
+// disk with the network cut (every operation with its curl and TypeScript samples, both hosts and the
+// downloads on the landing, no schema row "property name*", nothing wider than its box at 1280 and 1440
+// px, no request, no console error), and the getting-started page both from disk (production values)
+// and as `pnpm start` serves it, where its commands run on the sandbox as shown. Screenshots go to
+// test-results/.
+import { access, mkdir, readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error: plain ES modules without declarations
+import { serveStatic } from "../../../scripts/serve-static.mjs";
+// @ts-expect-error: plain ES modules without declarations
+import { fillSandbox } from "../scripts/sandbox-page.mjs";
+import { runCurl, runTypeScript, typecheck, writeSamples } from "./run-samples.js";
+
+type Sample = { lang: string; label: string; source: string };
+type Operation = {
+  operationId: string;
+  summary: string;
+  tags: string[];
+  servers?: { url: string; variables: Record<string, { default: string }> }[];
+  "x-codeSamples": Sample[];
+};
+
+const require = createRequire(import.meta.url);
+const document = JSON.parse(await readFile(require.resolve("@engage-voice/spec/openapi.json"), "utf8"));
+const dist = new URL("../dist/", import.meta.url);
+const artifacts = new URL("../test-results/", import.meta.url).pathname;
+const operations: Operation[] = Object.values(document.paths).flatMap((item) =>
+  Object.values(item as Record<string, Operation>).filter((op) => op.operationId),
+);
+const tags = [...new Set(operations.flatMap((op) => op.tags))];
+const hostUrls = [document.servers[0], operations.find((op) => op.servers)?.servers?.[0]].map(
+  (server) => Object.values(server.variables as Record<string, { default: string }>)[0]?.default as string,
+);
+const WIDTHS = [1280, 1440];
+const flat = (text: string) => text.replace(/\s+/g, " ").trim();
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+  });
+  await mkdir(artifacts, { recursive: true });
+});
+afterAll(() => browser?.close());
+
+/**
+ * Opens a page, recording every request other than the page's own file or origin and every console
+ * error. From disk the network is cut, so nothing could load even if the page asked.
+ */
+async function open(url: string, width: number) {
+  const local = url.startsWith("file:");
+  const context = await browser.newContext({ offline: local, viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const errors: string[] = [];
+  const origin = new URL(url).origin;
+  page.on("request", (request) => {
+    const target = request.url();
+    if (/^(data|blob):/.test(target) || (local ? target.startsWith("file:") : target === url)) return;
+    requests.push(target);
+  });
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(url, { waitUntil: "load" });
+  return { page, requests, errors, origin, close: () => context.close() };
+}
+
+/**
+ * Elements whose content is wider than their box, measured in the page: content cut off, drawn over
+ * its neighbour or scrolled sideways. Inline and hidden elements have no box of their own to overflow.
+ */
+function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const root = globalThis.document.documentElement;
+    if (root.scrollWidth > root.clientWidth) found.push(`the page scrolls sideways (${root.scrollWidth}px)`);
+    for (const element of globalThis.document.querySelectorAll("body *")) {
+      const style = getComputedStyle(element);
+      if (style.display === "inline" || style.display === "contents" || style.visibility === "hidden")
+        continue;
+      const box = element.getBoundingClientRect();
+      if (box.width <= 1 || box.height <= 1) continue;
+      if (element.scrollWidth > element.clientWidth + 1) {
+        const name = element.getAttribute("data-component-name") ?? element.className;
+        const text = (element.textContent ?? "").trim().slice(0, 60);
+        found.push(
+          `<${element.tagName.toLowerCase()} ${name}> ${element.scrollWidth}>${element.clientWidth}: ${text}`,
+        );
+      }
+    }
+    return found;
+  });
+}
+
+/** Samples whose text lies under their own copy button (the button is drawn over the code). */
+const REDOC_CODE = {
+  block: '[data-component-name="CodeBlock/CodeBlock"]',
+  button: '[data-component-name="Buttons/CopyButton"]',
+  code: '[data-component-name="CodeBlock/CodeBlockContainer"]',
+};
+const GUIDE_CODE = { block: ".sample", button: "button.copy", code: "pre" };
+
+function coveredByCopyButton(page: Page, selectors = REDOC_CODE): Promise<string[]> {
+  return page.evaluate((selectors) => {
+    const found: string[] = [];
+    for (const block of globalThis.document.querySelectorAll(selectors.block)) {
+      const button = block.querySelector(selectors.button);
+      const code = block.querySelector(selectors.code);
+      if (!button || !code) continue;
+      const b = button.getBoundingClientRect();
+      if (b.width === 0) continue;
+      const walker = globalThis.document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const range = globalThis.document.createRange();
+        range.selectNodeContents(node);
+        for (const r of range.getClientRects()) {
+          const hit =
+            r.width > 0 && r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top;
+          if (hit && (node.textContent ?? "").trim())
+            found.push((node.textContent ?? "").trim().slice(0, 40));
+        }
+      }
+    }
+    return found;
+  }, selectors);
+}
+
+/**
+ * Waits until the page's text holds every one of `expected`, and returns that text. The bound is
+ * wide: Redoc renders slowly on two busy cores, and only the text decides the verdict.
+ */
+async function waitForText(page: Page, expected: string[]): Promise<string> {
+  let body = "";
+  for (let i = 0; i < 600; i++) {
+    body = flat(await page.locator("body").innerText());
+    if (expected.every((s) => body.includes(flat(s)))) return body;
+    await page.waitForTimeout(100);
+  }
+  return body;
+}
+
+async function chooseLanguage(page: Page, label: string) {
+  const current = label === "TypeScript" ? "curl" : "TypeScript";
+  await page.getByRole("button", { name: current, exact: true }).first().click();
+  await page.getByText(label, { exact: true }).last().click();
+}
+
+describe("API reference (dist/reference.html), offline", () => {
+  for (const width of WIDTHS) {
+    it(`shows every operation with its samples, both hosts on the landing, nothing overflowing at ${width} px`, async () => {
+      const { page, requests, errors, close } = await open(new URL("reference.html", dist).href, width);
+      await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 20_000 });
+
+      // The landing: both hosts in the servers panel, the bundled document for download beside the page.
+      const landing = await waitForText(page, ["Servers", ...hostUrls]);
+      const servers = await page
+        .locator('[data-component-name="Panel/Panel"]', { hasText: "Servers" })
+        .first()
+        .innerText();
+      for (const url of hostUrls) expect(servers).toContain(url);
+      expect(landing).toContain("Download OpenAPI description");
+      for (const file of ["openapi.json", "openapi.yaml"]) {
+        expect(await page.locator(`a[href$="${file}"]`).count(), file).toBeGreaterThan(0);
+        await access(new URL(file, dist));
+      }
+      expect(await page.locator('link[rel="icon"][href^="data:"]').count()).toBe(1);
+      expect(await overflowing(page), "landing").toEqual([]);
+      // The title takes at most three lines, and no address in the intro table is split inside a word.
+      const title = page.locator('[data-component-name="Typography/H1"]').first();
+      const lines = await title.evaluate(
+        (h) => h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight),
+      );
+      expect(Math.round(lines)).toBeLessThanOrEqual(3);
+      const split = await page
+        .locator("td code")
+        .evaluateAll((codes) =>
+          codes.filter((code) => code.getClientRects().length > 1).map((code) => code.textContent),
+        );
+      expect(split).toEqual([]);
+      await page.screenshot({ path: `${artifacts}reference-landing-${width}.png` });
+
+      // Redoc renders a tag's operations as they come into view: visit each one from the sidebar.
+      for (const tag of tags) {
+        await page.getByText(tag, { exact: true }).first().click();
+        for (const op of operations.filter((o) => o.tags.includes(tag))) {
+          const sample = (label: string) => op["x-codeSamples"].find((s) => s.label === label)?.source ?? "?";
+          await page.getByText(op.summary, { exact: true }).first().click();
+          const text = await waitForText(page, [op.summary, sample("curl")]);
+          expect(text, `${op.operationId}: curl sample`).toContain(flat(sample("curl")));
+          expect(text).not.toContain("property name");
+          expect(await overflowing(page), op.operationId).toEqual([]);
+          expect(await coveredByCopyButton(page), op.operationId).toEqual([]);
+          await page.screenshot({ path: `${artifacts}reference-${op.operationId}-${width}.png` });
+
+          await chooseLanguage(page, "TypeScript");
+          const withTs = await waitForText(page, [sample("TypeScript")]);
+          expect(withTs, `${op.operationId}: TypeScript sample`).toContain(flat(sample("TypeScript")));
+          expect(await overflowing(page), `${op.operationId} (TypeScript)`).toEqual([]);
+          expect(await coveredByCopyButton(page), `${op.operationId} (TypeScript)`).toEqual([]);
+          await chooseLanguage(page, "curl");
+        }
+      }
+      expect(requests).toEqual([]);
+      expect(errors).toEqual([]);
+      await close();
+    });
+  }
+});
+
+describe("getting started (dist/index.html)", () => {
+  for (const width of WIDTHS) {
+    it(`from disk: production values, copy buttons, the auth README, nothing overflowing at ${width} px`, async () => {
+      const { page, requests, errors, close } = await open(new URL("index.html", dist).href, width);
+      expect(await page.title()).toContain("Getting started");
+      const body = await page.locator("body").innerText();
+      for (const path of [
+        "/api/auth/login/rc/accesstoken",
+        "/api/auth/token/refresh",
+        "/api/auth/login/admin",
+      ]) {
+        expect(body).toContain(path);
+      }
+      const variables = await page.locator('pre[data-sample="variables"]').innerText();
+      expect(variables).toContain("export BASE_URL='https://engage.ringcentral.com'");
+      expect(variables).toContain("export LEGACY_BASE_URL='https://portal.vacd.biz'");
+      expect(await page.locator("#sandbox").isVisible()).toBe(false);
+      const samples = await page.locator("pre").allInnerTexts();
+      expect(samples.join("\n")).not.toMatch(/\$USER\b|\$PASSWORD\b/);
+      expect(await page.locator(".sample > button.copy").count()).toBe(samples.length);
+      expect(await page.locator('a[href*="@engage-voice/auth"]').count()).toBeGreaterThan(0);
+      expect(await page.locator('link[rel="icon"][href^="data:"]').count()).toBe(1);
+      expect(await overflowing(page)).toEqual([]);
+      expect(await coveredByCopyButton(page, GUIDE_CODE)).toEqual([]);
+      await page.screenshot({ path: `${artifacts}getting-started-disk-${width}.png`, fullPage: true });
+
+      await page.locator("a[href='reference.html']").first().click();
+      await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 20_000 });
+      expect(requests).toEqual([]);
+      expect(errors).toEqual([]);
+      await close();
+    });
+  }
+
+  describe("as pnpm start serves it, next to the sandbox", () => {
+    let sandbox: RunningSandbox;
+    let docs: { url: string; stop: () => Promise<void> };
+
+    beforeAll(async () => {
+      // The sandbox as pnpm start runs it, its exchange limit included: the page's path fits in it.
+      sandbox = await startSandbox();
+      docs = await serveStatic(new URL(".", dist).pathname, {
+        transform: (pathname: string, body: Buffer) =>
+          pathname === "/index.html"
+            ? fillSandbox(body.toString("utf8"), sandbox, { mockUrl: "http://127.0.0.1:4010" })
+            : body,
+      });
+    });
+    afterAll(async () => {
+      await docs?.stop();
+      await sandbox?.stop();
+    });
+
+    it("answers /favicon.ico", async () => {
+      const response = await fetch(`${docs.url}/favicon.ico`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("image/svg+xml");
+    });
+
+    it("fills in the sandbox, and its curl and TypeScript samples run there as shown", async () => {
+      const { page, requests, errors, close } = await open(`${docs.url}/`, 1280);
+      await page.locator("#sandbox").waitFor();
+      const variables = await page.locator('pre[data-sample="variables"]').innerText();
+      expect(variables).toContain(`export BASE_URL='${sandbox.mainUrl}'`);
+      expect(variables).toContain(`export LEGACY_BASE_URL='${sandbox.legacyUrl}'`);
+      expect(await page.locator("#mock").innerText()).toContain("http://127.0.0.1:4010");
+      expect(await overflowing(page)).toEqual([]);
+      await page.screenshot({ path: `${artifacts}getting-started-sandbox-1280.png`, fullPage: true });
+      const curl = await page.locator('pre[data-sample="curl"]').allInnerTexts();
+      const ts = await page
+        .locator('pre[data-sample="typescript"]')
+        .evaluateAll((pres) =>
+          pres.map((pre) => [pre.getAttribute("data-name") ?? "", pre.textContent ?? ""] as const),
+        );
+      expect(requests).toEqual([]);
+      expect(errors).toEqual([]);
+      await close();
+
+      // Exchange, accounts, refresh, login, create, list, delete: each answers 200.
+      const shell = await runCurl([variables, ...curl].join("\n"), {});
+      expect(shell.statuses, shell.stderr).toEqual([200, 200, 200, 200, 200, 200, 200]);
+      expect(shell.stdout).toContain("Sandbox Sales");
+
+      const environment = Object.fromEntries(
+        [...variables.matchAll(/^export (\w+)='([^']*)'$/gm)].map((m) => [m[1] as string, m[2] as string]),
+      );
+      const files = await writeSamples(
+        Object.fromEntries(ts.map(([name, source]) => [`guide-${name}`, source])),
+      );
+      await typecheck(Object.values(files));
+      const accounts = await runTypeScript(files["guide-accounts"] as string, environment);
+      expect(accounts.statuses, accounts.stdout).toEqual([200]);
+      expect(accounts.stdout).toContain("Sandbox Sales");
+      const tokens = await runTypeScript(files["guide-api-tokens"] as string, environment);
+      expect(tokens.stdout).toMatch(/tokens: \[\s*'sbx01:/);
+    });
+  });
+});

@@ -1,0 +1,146 @@
+// Runs copy-paste samples the way a reader would: curl samples with the real curl binary under bash,
+// TypeScript samples type-checked by tsc and run by Node (type stripping) against the built packages.
+import { execFile } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { RunningSandbox } from "@engage-voice/sandbox";
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+
+/** Where sample files go: inside the docs app, so that they import its @engage-voice dependencies. */
+export const samplesDir = new URL("../test-results/samples/", import.meta.url).pathname;
+
+// Every call reports its status on stderr, so that samples that capture curl's output still show it.
+const CURL_PREAMBLE = `set -euo pipefail
+curl() { command curl --silent --show-error --write-out '%{stderr}HTTP %{http_code}\\n' "$@"; }
+`;
+
+export interface Run {
+  stdout: string;
+  stderr: string;
+  /** The HTTP status of every call, in order. */
+  statuses: number[];
+}
+
+/** Only the variables given (and PATH): a sample must not lean on the tester's own environment. */
+const environment = (variables: Record<string, string>) => ({ PATH: process.env.PATH ?? "", ...variables });
+
+/** The shell variables a sample reads (`$NAME`), or the `process.env.NAME`s of a TypeScript one. */
+export function variablesIn(source: string): string[] {
+  const names = [...source.matchAll(/\$\{?([A-Z][A-Z0-9_]*)|process\.env\.([A-Z][A-Z0-9_]*)/g)];
+  return [...new Set(names.map((m) => (m[1] ?? m[2]) as string))];
+}
+
+export async function runCurl(source: string, variables: Record<string, string>): Promise<Run> {
+  // The folder may not exist yet when a file runs before the one that writes samples into it.
+  await mkdir(samplesDir, { recursive: true });
+  const { stdout, stderr } = await run("bash", ["-c", CURL_PREAMBLE + source], {
+    env: environment(variables),
+    cwd: samplesDir,
+    timeout: 20_000,
+  }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+    throw new Error(`curl sample failed: ${error.message}\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
+  });
+  return { stdout, stderr, statuses: [...stderr.matchAll(/^HTTP (\d{3})$/gm)].map((m) => Number(m[1])) };
+}
+
+/** Writes TypeScript samples as .mts files, by name. */
+export async function writeSamples(sources: Record<string, string>): Promise<Record<string, string>> {
+  await mkdir(samplesDir, { recursive: true });
+  const files: Record<string, string> = {};
+  for (const [name, source] of Object.entries(sources)) {
+    files[name] = join(samplesDir, `${name}.mts`);
+    await writeFile(files[name], source);
+  }
+  return files;
+}
+
+/** Type-checks sample files together, as strictly as the SDK's own code. */
+export async function typecheck(files: string[]): Promise<void> {
+  const tsc = require.resolve("typescript/bin/tsc");
+  const options = ["--noEmit", "--strict", "--exactOptionalPropertyTypes", "--skipLibCheck"];
+  options.push(
+    "--module",
+    "nodenext",
+    "--moduleResolution",
+    "nodenext",
+    "--target",
+    "es2022",
+    "--types",
+    "node",
+  );
+  await run(process.execPath, [tsc, ...options, ...files], { timeout: 60_000 }).catch(
+    (error: { stdout?: string; message: string }) => {
+      throw new Error(`TypeScript samples do not type-check:\n${error.stdout ?? error.message}`);
+    },
+  );
+}
+
+/** Runs a TypeScript sample file with Node; the sample prints the answer's status first. */
+export async function runTypeScript(file: string, variables: Record<string, string>): Promise<Run> {
+  const { stdout, stderr } = await run(process.execPath, [file], {
+    env: environment(variables),
+    cwd: samplesDir,
+    timeout: 20_000,
+  }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+    throw new Error(
+      `TypeScript sample failed: ${error.message}\n${error.stdout ?? ""}\n${error.stderr ?? ""}`,
+    );
+  });
+  const status = stdout.match(/^(\d{3})\b/)?.[1];
+  return { stdout, stderr, statuses: status ? [Number(status)] : [] };
+}
+
+/** Replaces the document's production hosts with the sandbox's, as a reader pointing a sample elsewhere would. */
+export function onSandbox(source: string, sandbox: Pick<RunningSandbox, "mainUrl" | "legacyUrl">): string {
+  return source
+    .replaceAll("https://engage.ringcentral.com", sandbox.mainUrl)
+    .replaceAll("https://portal.vacd.biz", sandbox.legacyUrl);
+}
+
+const form = (fields: Record<string, string>) => ({ method: "POST", body: new URLSearchParams(fields) });
+
+/**
+ * Fresh credentials for one sample, from the sandbox's seeded ones: a refresh token works once and a
+ * delete spends its API token, so no two samples share them. `host` picks whose access token
+ * `$ACCESS_TOKEN` holds.
+ */
+export async function credentials(
+  sandbox: Pick<RunningSandbox, "mainUrl" | "legacyUrl" | "seed">,
+  host: "main" | "legacy",
+  login = sandbox.seed.legacyLogins[0],
+): Promise<Record<string, string>> {
+  const parent = sandbox.seed.parentTokens[0];
+  if (!parent || !login) throw new Error("the sandbox has no seeded credentials");
+  const exchanged = await fetch(
+    `${sandbox.mainUrl}/api/auth/login/rc/accesstoken?includeRefresh=true`,
+    form({ rcAccessToken: parent.token, rcTokenType: "Bearer" }),
+  );
+  if (exchanged.status !== 200) throw new Error(`exchange answered ${exchanged.status}`);
+  const tokens = (await exchanged.json()) as { accessToken: string; refreshToken: string };
+  const query = new URLSearchParams({
+    username: login.username,
+    password: login.password,
+    platformId: login.platformId,
+  });
+  const loggedIn = await fetch(`${sandbox.legacyUrl}/api/auth/login/admin?${query}`, { method: "POST" });
+  if (loggedIn.status !== 200) throw new Error(`direct login answered ${loggedIn.status}`);
+  const legacy = (await loggedIn.json()) as { accessToken: string };
+  const created = await fetch(`${sandbox.legacyUrl}/voice/api/v1/admin/token`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${legacy.accessToken}` },
+  });
+  if (created.status !== 200) throw new Error(`creating an API token answered ${created.status}`);
+  return {
+    RC_ACCESS_TOKEN: parent.token,
+    ACCESS_TOKEN: host === "main" ? tokens.accessToken : legacy.accessToken,
+    REFRESH_TOKEN: tokens.refreshToken,
+    EV_USERNAME: login.username,
+    EV_PASSWORD: login.password,
+    EV_PLATFORM_ID: login.platformId,
+    API_TOKEN: await created.text(),
+  };
+}

@@ -1,0 +1,190 @@
+// What every command needs: the resolved profile and hosts, the output mode, a fetch that logs
+// (with --debug) and spins (on a terminal), and the profile's session.
+import {
+  createTokenManager,
+  type Logger,
+  type TokenManager,
+  type TokenManagerOptions,
+} from "@engage-voice/auth";
+import { fileStore } from "@engage-voice/auth/node";
+import {
+  type ConfigFile,
+  checkOrigin,
+  checkProfile,
+  configDir,
+  DEFAULT_BASE_URL,
+  DEFAULT_LEGACY_BASE_URL,
+  DEFAULT_PROFILE,
+  type Platform,
+  readConfig,
+  tokenFile,
+} from "./config.js";
+import { CliError, EXIT } from "./exit.js";
+import type { Situation } from "./explain.js";
+import { type InStream, type OutStream, Spinner } from "./terminal.js";
+import { type CommandSpec, ENV, type OptionValues } from "./usage.js";
+
+export interface Io extends Platform {
+  stdin: InStream;
+  stdout: OutStream;
+  stderr: OutStream;
+}
+
+export interface Context {
+  io: Io;
+  spec: CommandSpec;
+  values: OptionValues;
+  positionals: string[];
+  profile: string;
+  baseUrl: string;
+  legacyBaseUrl: string;
+  dir: string;
+  config: ConfigFile;
+  /** JSON on stdout: `--json`, or stdout is not a terminal and `--table` was not given. */
+  json: boolean;
+  debug: boolean;
+  spinner: Spinner;
+  fetch: typeof fetch;
+  logger: Logger;
+  sleep: (ms: number) => Promise<void>;
+  /** Where the profile's session on `baseUrl` is kept. */
+  tokenPath: string;
+  /** Updated as the command goes, for the error line. */
+  at: Situation;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** `/voice/api/v1/admin/token/<token>` would log a credential: the segment is replaced. */
+export function loggablePath(url: URL): string {
+  return `${url.origin}${url.pathname.replace(/(\/admin\/token\/)[^/]+/, "$1{apiToken}")}`;
+}
+
+function instrument(base: typeof fetch, spinner: Spinner, debug: ((line: string) => void) | undefined) {
+  const instrumented = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const method = init?.method ?? (input instanceof Request ? input.method : "GET");
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    // The query is never logged: the direct login sends the password in it.
+    const where = `${method} ${loggablePath(url)}`;
+    const end = spinner.begin(`Waiting for ${url.host}…`);
+    const started = performance.now();
+    try {
+      const response = await base(input, init);
+      debug?.(`${where} → ${response.status} in ${Math.round(performance.now() - started)} ms`);
+      return response;
+    } catch (error) {
+      const name = (error as { name?: unknown })?.name;
+      debug?.(
+        `${where} → no answer (${typeof name === "string" ? name : "Error"}) after ${Math.round(performance.now() - started)} ms`,
+      );
+      throw error;
+    } finally {
+      end();
+    }
+  };
+  return instrumented as typeof fetch;
+}
+
+export async function createContext(
+  io: Io,
+  spec: CommandSpec,
+  values: OptionValues,
+  positionals: string[],
+): Promise<Context> {
+  const debug = values.debug === true;
+  const err = (text: string) => void io.stderr.write(text);
+  const debugLine = debug ? (line: string) => err(`[debug] ${line}\n`) : undefined;
+  const profile = checkProfile(
+    (values.profile as string | undefined) ?? (io.env[ENV.profile] || undefined) ?? DEFAULT_PROFILE,
+  );
+  const dir = configDir(io);
+  const config = await readConfig(dir);
+  const saved = config.profiles[profile];
+  const baseUrl = checkOrigin(
+    (values["base-url"] as string | undefined) ??
+      (io.env[ENV.baseUrl] || undefined) ??
+      saved?.baseUrl ??
+      DEFAULT_BASE_URL,
+    "base-url",
+  );
+  const legacyBaseUrl = checkOrigin(
+    (values["legacy-base-url"] as string | undefined) ??
+      (io.env[ENV.legacyBaseUrl] || undefined) ??
+      saved?.legacyBaseUrl ??
+      DEFAULT_LEGACY_BASE_URL,
+    "legacy-base-url",
+  );
+  const spinner = new Spinner(io.stderr, io.stderr.isTTY === true && !debug);
+  const logger: Logger = {
+    error: (message) => err(`engage-voice: warning: ${message}\n`),
+    ...(debugLine
+      ? { warn: (message: string) => debugLine(`warning: ${message}`), info: debugLine, debug: debugLine }
+      : {}),
+  };
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const end = spinner.begin(
+        `Waiting ${Math.ceil(ms / 1000)} s before trying again (rate limit or retry)…`,
+      );
+      debugLine?.(`waiting ${ms} ms before trying again`);
+      setTimeout(() => {
+        end();
+        resolve();
+      }, ms);
+    });
+  const login = [
+    "engage-voice login",
+    ...(profile === DEFAULT_PROFILE ? [] : [`--profile ${profile}`]),
+    ...(baseUrl === (saved?.baseUrl ?? DEFAULT_BASE_URL) ? [] : [`--base-url ${baseUrl}`]),
+  ].join(" ");
+  return {
+    io,
+    spec,
+    values,
+    positionals,
+    profile,
+    baseUrl,
+    legacyBaseUrl,
+    dir,
+    config,
+    json: values.json === true || (values.table !== true && io.stdout.isTTY !== true),
+    debug,
+    spinner,
+    fetch: instrument(globalThis.fetch, spinner, debugLine),
+    logger,
+    sleep,
+    tokenPath: tokenFile(dir, profile, baseUrl),
+    at: { login, host: baseUrl, fromProfile: true, command: spec.name },
+    out: (text) => void io.stdout.write(text),
+    err,
+  };
+}
+
+/** Options every token manager of the CLI shares. */
+export function managerOptions(ctx: Context): Omit<TokenManagerOptions, "rcAccessToken"> {
+  return { baseUrl: ctx.baseUrl, fetch: ctx.fetch, logger: ctx.logger, sleep: ctx.sleep };
+}
+
+/**
+ * The profile's session on its host, resumed from the token file. Without a stored session it is
+ * "not logged in" (exit 3), unless ENGAGE_VOICE_RC_TOKEN holds a parent token to exchange.
+ */
+export async function session(ctx: Context): Promise<TokenManager> {
+  const store = fileStore(ctx.tokenPath);
+  const parentToken = ctx.io.env[ENV.parentToken] || undefined;
+  if (!parentToken && !(await store.get())) {
+    throw new CliError(
+      `Not logged in to ${ctx.baseUrl} (profile ${ctx.profile}): run ${ctx.at.login}`,
+      EXIT.login,
+    );
+  }
+  return createTokenManager({
+    ...managerOptions(ctx),
+    store,
+    rcAccessToken:
+      parentToken ??
+      (() => {
+        throw new Error("no parent token: log in again");
+      }),
+  });
+}

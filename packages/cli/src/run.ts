@@ -1,0 +1,53 @@
+// Runs a parsed command: builds its context, runs it, and turns any failure into one line on
+// stderr and an exit code. Imported only once a command is to run, so --help and --version stay quick.
+import { EngageVoiceAuthError } from "@engage-voice/auth";
+import { commands } from "./commands.js";
+import { type Context, createContext, type Io } from "./context.js";
+import { CliError, EXIT } from "./exit.js";
+import { ApiAnswerError, explain, type Situation } from "./explain.js";
+import type { CommandSpec, OptionValues } from "./usage.js";
+
+/** A stack for --debug. A foreign error's message may quote a request, so only its name is kept. */
+function debugTrace(error: unknown): string {
+  if (!(error instanceof Error)) return `${typeof error}`;
+  const own =
+    error instanceof EngageVoiceAuthError || error instanceof CliError || error instanceof ApiAnswerError;
+  const code = (error as { code?: unknown }).code;
+  const head = own
+    ? `${error.name}: ${error.message}`
+    : `${error.name}${typeof code === "string" ? ` (${code})` : ""}`;
+  const frames = (error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line));
+  const cause = error.cause;
+  const causeLine = cause instanceof Error ? `\n  [cause] ${debugTrace(cause).split("\n")[0]}` : "";
+  return [head, ...frames].join("\n") + causeLine;
+}
+
+export async function run(
+  io: Io,
+  spec: CommandSpec,
+  values: OptionValues,
+  positionals: string[],
+): Promise<number> {
+  let ctx: Context | undefined;
+  const fallback: Situation = {
+    login: "engage-voice login",
+    host: "the host",
+    fromProfile: true,
+    command: spec.name,
+  };
+  try {
+    ctx = await createContext(io, spec, values, positionals);
+    const command = commands[spec.name];
+    if (!command) throw new CliError(`No such command: ${spec.name}`, EXIT.usage);
+    await command(ctx);
+    return EXIT.ok;
+  } catch (error) {
+    ctx?.spinner.stop();
+    const { message, exitCode } = explain(error, ctx?.at ?? fallback);
+    io.stderr.write(`engage-voice: ${message}\n`);
+    if (values.debug === true) io.stderr.write(`[debug] ${debugTrace(error)}\n`);
+    return exitCode;
+  } finally {
+    ctx?.spinner.stop();
+  }
+}

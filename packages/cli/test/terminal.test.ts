@@ -1,0 +1,140 @@
+// On a terminal: tables by default, prompts that do not echo, the delete confirmation and the
+// spinner. The bin runs under a pseudo-terminal made by util-linux `script`; each answer is typed
+// only once its prompt has appeared, so nothing depends on timing.
+import { execFileSync, spawn } from "node:child_process";
+import { join } from "node:path";
+import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_TOKEN, BIN, cliIn, tempHome, transcript } from "./helpers.js";
+import { expectNoSecrets } from "./scan.js";
+
+const hasScript = (() => {
+  try {
+    execFileSync("script", ["--version"], { stdio: "ignore" });
+    return process.platform === "linux";
+  } catch {
+    return false;
+  }
+})();
+
+const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+interface PtyResult {
+  code: number | null;
+  output: string;
+}
+
+/** Runs the bin on a pseudo-terminal; each `[prompt, answer]` types `answer` once `prompt` was printed. */
+function onTerminal(
+  home: string,
+  args: string[],
+  answers: [prompt: string, answer: string][] = [],
+): Promise<PtyResult> {
+  return new Promise((resolve, reject) => {
+    const command = [process.execPath, BIN, ...args].map(quote).join(" ");
+    const child = spawn("script", ["-qec", command, "/dev/null"], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: home,
+        XDG_CONFIG_HOME: join(home, ".config"),
+        SHELL: "/bin/sh",
+        TERM: "xterm",
+      },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let output = "";
+    const pending = [...answers];
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+      const next = pending[0];
+      if (next && output.includes(next[0])) {
+        pending.shift();
+        child.stdin.write(next[1]);
+      }
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      transcript.push({ args, stdout: output, stderr: "" });
+      resolve({ code, output });
+    });
+  });
+}
+
+let sandbox: RunningSandbox;
+let home: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ faults: { enabled: true } });
+  home = await tempHome();
+});
+
+afterAll(async () => {
+  await sandbox?.stop();
+  if (hasScript) expectNoSecrets(sandbox);
+});
+
+const ada = () => sandbox.seed.parentTokens.find((p) => p.token.endsWith("-ada"))?.token as string;
+
+describe.skipIf(!hasScript)("on a terminal", () => {
+  it("login asks for the parent token without echoing it", async () => {
+    const { code, output } = await onTerminal(
+      home,
+      ["login", "--base-url", sandbox.mainUrl, "--legacy-base-url", sandbox.legacyUrl],
+      [["RingCentral access token: ", `${ada()}\r`]],
+    );
+    expect(code).toBe(0);
+    expect(output).toContain("Logged in to");
+    expect(output).not.toContain(ada());
+  });
+
+  it("tables are the default, and a long wait shows a spinner on stderr", async () => {
+    sandbox.faults.next({ kind: "delay", ms: 2500, path: "/voice/api/v1/admin/accounts" });
+    const { code, output } = await onTerminal(home, ["accounts"]);
+    expect(code).toBe(0);
+    expect(output).toMatch(/ACCOUNT ID\s+NAME/);
+    expect(output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting for 127\.0\.0\.1:\d+…/);
+    const json = await onTerminal(home, ["accounts", "--json"]);
+    expect(JSON.parse(json.output.replace(/\r/g, ""))).toHaveLength(3);
+  });
+
+  it("a rate limit's Retry-After is waited out with a spinner that says so", async () => {
+    sandbox.faults.next({ kind: "rate-limit", retryAfterSeconds: 2, path: "/voice/api/v1/admin/users" });
+    const { code, output } = await onTerminal(home, ["users", "--flatten"]);
+    expect(code).toBe(0);
+    expect(output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting 2 s before trying again \(rate limit or retry\)…/);
+    expect(output).toMatch(/USER ID\s+USER NAME/);
+  });
+
+  it("a direct login asks for the password without echoing it", async () => {
+    const { username, password, platformId } = sandbox.seed
+      .legacyLogins[0] as (typeof sandbox.seed.legacyLogins)[0];
+    const { code, output } = await onTerminal(
+      home,
+      ["api-tokens", "list", "--username", username, "--platform-id", platformId],
+      [["Password: ", `${password}\r`]],
+    );
+    expect(code).toBe(0);
+    expect(output).not.toContain(password);
+  });
+
+  it("delete asks for confirmation: no keeps the token (exit 2), yes deletes it", async () => {
+    const created = (await cliIn(home)(["api-tokens", "create"])).stdout.trim();
+    expect(created).toMatch(API_TOKEN);
+    const masked = `sbx01:…${created.slice(-4)}`;
+    const declined = await onTerminal(home, ["api-tokens", "delete", created], [["[y/N]", "n\r"]]);
+    expect(declined.code).toBe(2);
+    expect(declined.output).toContain(
+      `Delete the permanent API token ${masked} on ${sandbox.legacyUrl}? [y/N]`,
+    );
+    expect(declined.output).toContain("Cancelled: nothing was deleted");
+    const accepted = await onTerminal(home, ["api-tokens", "delete", created], [["[y/N]", "y\r"]]);
+    expect(accepted.code).toBe(0);
+    expect(accepted.output).toContain(`Deleted the permanent API token ${masked}.`);
+    expect(JSON.parse((await cliIn(home)(["api-tokens", "list"])).stdout)).toEqual([]);
+  });
+});

@@ -1,0 +1,186 @@
+// The command line itself: help, version and usage errors (exit 2). No server is needed, and none
+// is reachable: every base URL here points at a closed port.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliIn, tempHome, transcript } from "./helpers.js";
+import { expectNoSecrets } from "./scan.js";
+
+let cli: ReturnType<typeof cliIn>;
+const packageJson = JSON.parse(await readFile(join(import.meta.dirname, "..", "package.json"), "utf8"));
+
+beforeAll(async () => {
+  cli = cliIn(await tempHome());
+});
+
+afterAll(() => {
+  expectNoSecrets(undefined, ["not-for-history", "hunter2-secret", "s3cr3t-in-url"]);
+  expect(transcript.every((r) => !/^\s+at /m.test(r.stderr))).toBe(true);
+});
+
+const COMMANDS = [
+  "login",
+  "token",
+  "accounts",
+  "users",
+  "api-tokens create",
+  "api-tokens list",
+  "api-tokens delete",
+  "logout",
+  "profiles",
+];
+
+describe("help and version", () => {
+  it("--version and -V print the package's version and nothing else", async () => {
+    for (const flag of ["--version", "-V"]) {
+      const { code, stdout, stderr } = await cli([flag]);
+      expect(code).toBe(0);
+      expect(stdout).toBe(`${packageJson.version}\n`);
+      expect(stderr).toBe("");
+    }
+  });
+
+  it("no command, --help, -h and help print the command list and the exit codes", async () => {
+    for (const args of [[], ["--help"], ["-h"], ["help"]]) {
+      const { code, stdout, stderr } = await cli(args);
+      expect(code).toBe(0);
+      expect(stderr).toBe("");
+      for (const name of ["login", "token", "accounts", "users", "api-tokens", "logout", "profiles"]) {
+        expect(stdout).toMatch(new RegExp(`^  ${name} `, "m"));
+      }
+      expect(stdout).toContain("3  not logged in");
+    }
+  });
+
+  it.each(COMMANDS)("%s --help, -h and help %s show the command's usage", async (name) => {
+    const words = name.split(" ");
+    for (const args of [
+      [...words, "--help"],
+      [...words, "-h"],
+      ["help", ...words],
+    ]) {
+      const { code, stdout, stderr } = await cli(args);
+      expect(code).toBe(0);
+      expect(stderr).toBe("");
+      expect(stdout).toContain(`Usage: engage-voice ${name}`);
+      expect(stdout).toContain("--profile NAME");
+    }
+  });
+
+  it("api-tokens --help lists its commands", async () => {
+    const { code, stdout } = await cli(["api-tokens", "--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/create[\s\S]*list[\s\S]*delete <token>/);
+  });
+});
+
+describe("usage errors exit 2 with one line naming the fix", () => {
+  const cases: [string, string[], RegExp][] = [
+    ["an unknown command", ["frobnicate"], /Unknown command 'frobnicate'.*--help/],
+    ["an unknown option", ["users", "--everything"], /Unknown option '--everything' for engage-voice users/],
+    ["an unknown option with a value, not quoted", ["users", "--x=hunter2-secret"], /Unknown option '--x'/],
+    [
+      "the parent token as a flag",
+      ["login", "--rc-token=not-for-history"],
+      /--rc-token is not accepted.*--rc-token-stdin/,
+    ],
+    ["the parent token as a flag, spaced", ["login", "--rc-token", "not-for-history"], /shell history/],
+    ["a password as a flag", ["api-tokens", "list", "--password", "hunter2-secret"], /--password-stdin/],
+    ["--json with --table", ["accounts", "--json", "--table"], /--json and --table/],
+    ["a bad profile name", ["token", "--profile", "../etc"], /--profile must be/],
+    [
+      "a base URL with a path",
+      ["token", "--base-url", "https://example.com/api"],
+      /--base-url must be an origin/,
+    ],
+    [
+      "a base URL with a password, not quoted",
+      ["token", "--base-url", "https://u:s3cr3t-in-url@example.com"],
+      /--base-url must be an origin/,
+    ],
+    [
+      "a legacy URL that is no URL",
+      ["api-tokens", "list", "--legacy-base-url", "nope"],
+      /--legacy-base-url is not a URL/,
+    ],
+    ["an option without its value", ["users", "--profile"], /--profile <value>' argument missing/],
+    ["an argument too many", ["accounts", "extra"], /takes no arguments/],
+    ["api-tokens without a command", ["api-tokens"], /needs a command: create, list, delete/],
+    ["an unknown api-tokens command", ["api-tokens", "rotate"], /takes create, list, delete/],
+    ["delete without its token", ["api-tokens", "delete", "--yes"], /takes <token>/],
+    [
+      "delete of something that is no token",
+      ["api-tokens", "delete", "--yes", "../x"],
+      /must look like <prefix>:<id>/,
+    ],
+    [
+      "delete without --yes off a terminal",
+      ["api-tokens", "delete", "sbx01:00000000-0000-0000-0000-000000000000"],
+      /pass --yes/,
+    ],
+    ["login without a token off a terminal", ["login"], /--rc-token-stdin or set ENGAGE_VOICE_RC_TOKEN/],
+    ["login with an empty stdin", ["login", "--rc-token-stdin"], /empty/],
+    ["a direct login without --platform-id", ["api-tokens", "list", "--username", "lee"], /--platform-id/],
+    ["--platform-id without --username", ["api-tokens", "list", "--platform-id", "p"], /go with --username/],
+  ];
+
+  it.each(cases)("%s", async (_, args, message) => {
+    const { code, stdout, stderr } = await cli(args, {
+      env: { ENGAGE_VOICE_BASE_URL: "http://127.0.0.1:9" },
+    });
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(message);
+    expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(stderr).toMatch(/^engage-voice: /);
+  });
+
+  it("a direct login off a terminal needs --password-stdin", async () => {
+    const { code, stderr } = await cli(
+      [
+        "api-tokens",
+        "list",
+        "--username",
+        "lee",
+        "--platform-id",
+        "p",
+        "--legacy-base-url",
+        "http://127.0.0.1:9",
+      ],
+      {},
+    );
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--password-stdin/);
+  });
+});
+
+describe("not logged in: exit 3", () => {
+  it.each([["token"], ["accounts"], ["users"], ["api-tokens", "list"], ["api-tokens", "create"]])(
+    "%s",
+    async (...args) => {
+      const { code, stdout, stderr } = await cli([
+        ...args,
+        "--base-url",
+        "http://127.0.0.1:9",
+        "--profile",
+        "ci",
+      ]);
+      expect(code).toBe(3);
+      expect(stdout).toBe("");
+      expect(stderr).toBe(
+        "engage-voice: Not logged in to http://127.0.0.1:9 (profile ci): run engage-voice login --profile ci --base-url http://127.0.0.1:9\n",
+      );
+    },
+  );
+
+  it("logout when not logged in is fine (exit 0)", async () => {
+    const { code, stdout } = await cli(["logout", "--base-url", "http://127.0.0.1:9", "--table"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/nothing to forget/);
+  });
+
+  it("profiles with none yet", async () => {
+    expect((await cli(["profiles", "--table"])).stdout).toMatch(/No profiles yet: run engage-voice login/);
+    expect(JSON.parse((await cli(["profiles"])).stdout)).toEqual([]);
+  });
+});
