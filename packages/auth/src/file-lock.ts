@@ -84,8 +84,8 @@ export function takeoverPath(lockPath: string, identity: string, n: number): str
  * The right to check and remove is a takeover file named after what was seen, created exclusively:
  * two processes that saw the same stale lock never both remove, so the later one cannot remove the
  * lock the earlier one's successor just created. A takeover file left by a crash inside this is not
- * removed (that would be a check-then-remove again): it is skipped once stale, for the next
- * generation's, which again only one process can create.
+ * removed for its age (that would be a check-then-remove again): it is skipped once stale, for the
+ * next generation's, which again only one process can create, and removed once its lock is gone.
  */
 async function takeOverStale(lockPath: string, seen: Seen, staleLockMs: number): Promise<boolean> {
   const guard = (n: number) => takeoverPath(lockPath, seen.identity, n);
