@@ -2,16 +2,19 @@
 // expired and all of them need a token at the same moment, exactly one refresh is made, nobody
 // presents a spent refresh token, and every process gets the same new access token. Real time,
 // real processes, the real sandbox on 127.0.0.1.
-import { mkdtemp, rm } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, readFile, rm, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTokenManager } from "@engage-voice/auth";
 import { fileStore } from "@engage-voice/auth/node";
-import { afterAll, beforeAll, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../src/node.js";
 import { expectOneRefreshForAllProcesses } from "./processes.js";
 
 const child = new URL("./fixtures/shared-store-child.mjs", import.meta.url).pathname;
+const holder = new URL("./fixtures/lock-holder-child.mjs", import.meta.url).pathname;
 const parentToken = "sandbox-rc-token-ada";
 let sandbox: RunningSandbox;
 let dir: string;
@@ -38,4 +41,30 @@ it("four processes on one token file make one refresh across an expiry", { timeo
     initial: await first.getAccessToken(),
     mainUrl: sandbox.mainUrl,
   });
+});
+
+it("after a lock holder was killed, eight processes take over its lock and make one refresh", {
+  timeout: 60_000,
+}, async () => {
+  const path = join(dir, "killed-holder.json");
+  const first = createTokenManager({
+    baseUrl: sandbox.mainUrl,
+    rcAccessToken: parentToken,
+    store: fileStore(path),
+  });
+  const initial = await first.getAccessToken();
+  const held = spawn(process.execPath, [holder, path], { stdio: ["ignore", "pipe", "inherit"] });
+  const [line] = (await once(held.stdout, "data")) as [Buffer];
+  expect(String(line)).toContain("holding");
+  held.kill("SIGKILL");
+  await once(held, "exit");
+  expect(await readFile(`${path}.lock`, "utf8")).toMatch(/^[0-9a-f]{32}$/); // its lock stays behind
+  // Older than staleLockMs (15 s) at once, as if the others had waited that long.
+  const old = new Date(Date.now() - 60_000);
+  await utimes(`${path}.lock`, old, old);
+  // One refresh and no rejected one in all: the stored refresh token was presented exactly once.
+  await expectOneRefreshForAllProcesses(
+    { child, args: [sandbox.mainUrl, path, parentToken], initial, mainUrl: sandbox.mainUrl },
+    8,
+  );
 });

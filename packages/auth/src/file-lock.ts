@@ -1,9 +1,11 @@
 // Node-only. A lock file shared by processes: created exclusively, holding a random owner token, kept
 // fresh by a heartbeat, released only by its owner, and taken over when stale by one process at a
-// time. Node has no advisory (kernel) file locks, so staleness is judged by age, as proper-lockfile
-// does; unlike a check-then-remove, a takeover here is serialised and verified, and it never hands
-// the lock over: it removes the stale file, and the exclusive create decides who holds it next.
-import { randomBytes } from "node:crypto";
+// time. Node has no advisory (kernel) file locks, so staleness is judged by age. proper-lockfile does
+// the same, but its takeover is a check-then-remove (moxystudio/node-proper-lockfile#121): a late
+// remover deletes the lock its rival just created. Here every step that decides between processes is
+// an exclusive create, the one compare-and-set a file system offers, and a takeover never hands the
+// lock over: it removes the stale file, and the exclusive create decides who holds it next.
+import { createHash, randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { link, lstat, mkdir, open, readFile, rename, rm, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -16,19 +18,26 @@ export interface FileLockOptions {
   lockTimeoutMs: number;
 }
 
+interface Seen {
+  /** Device, inode and mtime in ns: a new lock at the same path never has the same. */
+  identity: string;
+  kind: "directory" | "file" | "other";
+  ageMs: number;
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
 const failed = (message: string, cause?: unknown) =>
   new EngageVoiceAuthError("store_failed", message, cause === undefined ? {} : { cause });
 
 /** What is at `path` now, without following a symlink; `undefined` when nothing is. */
-async function inspect(path: string) {
+async function inspect(path: string): Promise<Seen | undefined> {
   try {
-    const stats = await lstat(path);
+    const stats = await lstat(path, { bigint: true });
     return {
-      ino: stats.ino,
-      mtimeMs: stats.mtimeMs,
+      identity: `${stats.dev}:${stats.ino}:${stats.mtimeNs}`,
       kind: stats.isDirectory() ? "directory" : stats.isFile() ? "file" : "other",
+      ageMs: Date.now() - Number(stats.mtimeMs),
     };
   } catch (error) {
     if (codeOf(error) === "ENOENT") return undefined;
@@ -42,11 +51,11 @@ async function tokenIn(path: string): Promise<string | undefined> {
   );
 }
 
-/** Creates the lock file with our token, or answers false when it exists. */
-async function tryCreate(lockPath: string, token: string): Promise<boolean> {
+/** Creates `path` holding `token`, or answers false when something is there already. */
+async function tryCreate(path: string, token: string): Promise<boolean> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
-    handle = await open(lockPath, "wx", 0o600);
+    handle = await open(path, "wx", 0o600);
   } catch (error) {
     if (codeOf(error) === "EEXIST") return false;
     if (codeOf(error) === "EISDIR") throw failed("The token file's lock path is a directory: remove it");
@@ -54,39 +63,70 @@ async function tryCreate(lockPath: string, token: string): Promise<boolean> {
   }
   try {
     await handle.writeFile(token);
-  } finally {
-    await handle.close();
+  } catch (error) {
+    // An empty lock would block every process for staleLockMs: it is not ours to keep.
+    await handle.close().catch(() => {});
+    await unlink(path).catch(() => {});
+    throw failed("The token file's lock could not be written", error);
   }
+  await handle.close().catch(() => {});
   return true;
 }
 
+/** The takeover file of generation `n` for the stale lock seen as `identity`. */
+export function takeoverPath(lockPath: string, identity: string, n: number): string {
+  const key = createHash("sha256").update(identity).digest("hex").slice(0, 16);
+  return `${lockPath}.${key}.${n}.takeover`;
+}
+
 /**
- * Removes the lock at `lockPath` if it is still the stale one seen (`seen`), holding the takeover
- * file while it checks, so that two processes never both remove what one of them saw: the second
- * would remove the lock the first's successor just created.
+ * Removes the lock at `lockPath` if it is still the stale one seen, and answers whether it did.
+ * The right to check and remove is a takeover file named after what was seen, created exclusively:
+ * two processes that saw the same stale lock never both remove, so the later one cannot remove the
+ * lock the earlier one's successor just created. A takeover file left by a crash inside this is not
+ * removed for its age (that would be a check-then-remove again): it is skipped once stale, for the
+ * next generation's, which again only one process can create, and removed once its lock is gone.
  */
-async function takeOverStale(lockPath: string, seen: { ino: number; mtimeMs: number }, staleLockMs: number) {
-  const takeover = `${lockPath}.takeover`;
-  if (!(await tryCreate(takeover, "takeover"))) {
-    // Someone else is checking; a takeover file this old was left by a crash inside the check.
-    const left = await inspect(takeover);
-    if (left && Date.now() - left.mtimeMs > staleLockMs) await rm(takeover, { force: true }).catch(() => {});
-    return;
+async function takeOverStale(lockPath: string, seen: Seen, staleLockMs: number): Promise<boolean> {
+  const guard = (n: number) => takeoverPath(lockPath, seen.identity, n);
+  let n = 1;
+  for (;;) {
+    if (await tryCreate(guard(n), "takeover")) break;
+    const left = await inspect(guard(n));
+    // Released just now: this generation is free again, and skipping it would let two in.
+    if (!left) continue;
+    // Another process is checking this stale lock now: its verdict is awaited, not raced.
+    if (left.ageMs <= staleLockMs) return false;
+    n++;
   }
+  // Once the stale lock is gone, every takeover file for it is moot, those left by crashes too.
+  let gone = false;
   try {
     const now = await inspect(lockPath);
-    if (!now || now.ino !== seen.ino || now.mtimeMs !== seen.mtimeMs) return;
-    // Moved aside first, then checked again: what is removed is what was judged stale.
+    if (now?.identity !== seen.identity) {
+      gone = true;
+      return false;
+    }
+    // Moved aside, then checked again: what is removed is what was judged stale.
     const aside = `${lockPath}.${randomBytes(6).toString("hex")}.stale`;
-    await rename(lockPath, aside).catch(() => {});
+    try {
+      await rename(lockPath, aside);
+    } catch (error) {
+      if (codeOf(error) !== "ENOENT") throw failed("The token file's stale lock could not be removed", error);
+      gone = true;
+      return false;
+    }
+    gone = true;
     const moved = await inspect(aside);
-    if (moved && (moved.ino !== seen.ino || moved.mtimeMs !== seen.mtimeMs)) {
-      // Not the stale lock after all: put it back (a link, which never replaces a new lock).
+    if (moved && moved.identity !== seen.identity) {
+      // Only a holder frozen past staleLockMs gets here; a link never replaces a newer lock.
       await link(aside, lockPath).catch(() => {});
     }
     await rm(aside, { force: true }).catch(() => {});
+    return moved?.identity === seen.identity;
   } finally {
-    await unlink(takeover).catch(() => {});
+    // While the stale lock is still there, a leftover removed would be a generation two could take.
+    for (let k = n; k >= (gone ? 1 : n); k--) await unlink(guard(k)).catch(() => {});
   }
 }
 
@@ -103,16 +143,25 @@ export async function withFileLock<T>(
   } catch (error) {
     throw failed("The token file's folder could not be made", error);
   }
+  let blocker: unknown;
   for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
     if (await tryCreate(lockPath, token)) break;
     const seen = await inspect(lockPath);
     if (seen?.kind === "directory") throw failed("The token file's lock path is a directory: remove it");
     // A dangling symlink or a file not touched for staleLockMs was left behind: remove it, then compete.
-    if (seen && (seen.kind === "other" || Date.now() - seen.mtimeMs > staleLockMs)) {
-      await takeOverStale(lockPath, seen, staleLockMs);
-      continue;
+    // A takeover under way elsewhere is waited for like a held lock, never spun on.
+    if (seen && (seen.kind === "other" || seen.ageMs > staleLockMs)) {
+      // A stale lock that cannot be removed now (a file of another user, a file open on Windows)
+      // may be removable later: it is waited for like a held lock, and the reason is kept.
+      const removed = await takeOverStale(lockPath, seen, staleLockMs).catch((error: unknown) => {
+        blocker = error;
+        return false;
+      });
+      if (removed) continue;
     }
-    if (Date.now() > deadline) throw failed(`The token file stayed locked for ${lockTimeoutMs} ms`);
+    if (Date.now() > deadline) {
+      throw failed(`The token file stayed locked for ${lockTimeoutMs} ms`, blocker);
+    }
     await pause(wait / 2 + Math.random() * wait);
   }
   // A renewal with retries can outlast staleLockMs: touching the lock keeps it from looking abandoned.
@@ -128,17 +177,20 @@ export async function withFileLock<T>(
       await handle.close();
     }
   };
+  // One touch at a time, and none still under way once the lock is released.
+  let touching: Promise<void> = Promise.resolve();
   const heartbeat = setInterval(
-    () => void touch().catch(() => {}),
-    Math.max(1, Math.floor(staleLockMs / 3)),
-  ) as {
-    unref?: () => void;
-  };
+    () => {
+      touching = touching.then(touch).catch(() => {});
+    },
+    Math.floor(staleLockMs / 3),
+  ) as { unref?: () => void };
   heartbeat.unref?.();
   try {
     return await task();
   } finally {
     clearInterval(heartbeat as Parameters<typeof clearInterval>[0]);
+    await touching;
     // A lock taken over while we were frozen is someone else's now: only our own is removed.
     if ((await tokenIn(lockPath)) === token) await unlink(lockPath).catch(() => {});
   }

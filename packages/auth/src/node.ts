@@ -19,10 +19,16 @@ export interface FileStoreOptions {
   lock?: boolean;
   /**
    * A lock file not touched for this long was left by a crashed process and is taken over. The
-   * holder touches it every third of this while it renews. Default 15 000 ms, 1 000 to 3 600 000.
+   * holder touches it every third of this while it renews. Default 15 000 ms, 1 000 to 3 600 000:
+   * below a second, an ordinary event-loop delay between two touches would make a live lock look
+   * abandoned; above an hour, a crash would block renewals longer than any token lives.
    */
   staleLockMs?: number;
-  /** How long a renewal waits for the lock before it fails with `store_failed`. Default 120 000 ms. */
+  /**
+   * How long a renewal waits for the lock before it fails with `store_failed`: a held lock, a
+   * takeover under way elsewhere, or a stale lock that cannot be removed. Default 120 000 ms, 0 (one
+   * try) to 3 600 000.
+   */
   lockTimeoutMs?: number;
 }
 
@@ -35,8 +41,10 @@ const failed = (message: string, cause: unknown) =>
  * temporary file in the same folder that then replaces the old file in one rename, so a crash leaves
  * either the old set or the new one, never half of one. A new manager on the same file resumes the
  * session without a new exchange, and managers in several processes can share the file: renewals
- * take turns under a lock file, each reads the newest set first, and a write never replaces a set
- * with a higher `sequence` (one that a later renewal stored).
+ * take turns under a lock file, each reads the newest set first, and a write never replaces another
+ * set of the same or a higher `sequence` (one that a later renewal stored). That compare-and-set is a
+ * read, a compare and a write: atomic against other managers only under the lock, which a manager
+ * holds whenever it writes a renewal's set (with `lock: true`, the default).
  */
 export function fileStore(path: string, options?: FileStoreOptions): TokenStore {
   if (typeof path !== "string" || path === "" || path.includes("\0")) {
@@ -68,7 +76,9 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
     get: read,
     async set(tokens) {
       // Read-compare-write: atomic against other managers while the manager holds the lock, which
-      // it does whenever it writes a renewal's set.
+      // it does whenever it writes a renewal's set. Under a lock lost by a frozen holder it still
+      // keeps the late holder's set from replacing the one its successor stored. An unreadable file
+      // is replaced: the set being written may hold the only valid refresh token.
       const stored = await read().catch(() => undefined);
       if (stored && stored.sequence >= tokens.sequence && stored.accessToken !== tokens.accessToken) return;
       const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
