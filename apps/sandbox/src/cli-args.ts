@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import type { StartSandboxOptions } from "./node.js";
 import { DEFAULT_PARENT_TOKENS } from "./seed.js";
 
-export const USAGE = `Usage: engage-voice-sandbox [options]
+export const USAGE = `Usage: engage-voice-sandbox [options]   (or: engage-voice sandbox [options])
   --port-main N             port of the contact-center host (default: a free port)
   --port-legacy N           port of the deprecated login host (default: a free port)
   --token-lifetime SECONDS  access-token lifetime (default 300)

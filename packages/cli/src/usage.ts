@@ -192,6 +192,7 @@ export function mainHelp(): string {
       const summary = spec?.summary ?? GROUPS[name] ?? "";
       return `  ${name.padEnd(12)} ${summary}`;
     }),
+    `  ${"sandbox".padEnd(12)} start the stateful sandbox of both hosts on 127.0.0.1 (its own flags: sandbox --help)`,
     "",
     "Global options (every command):",
     ...optionLines(GLOBAL_OPTIONS),

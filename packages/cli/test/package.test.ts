@@ -44,9 +44,10 @@ beforeAll(async () => {
   project = join(scratch, "project");
   await mkdir(tarballs);
   await mkdir(project);
-  const [client, auth, cli] = [
+  const [client, auth, sandboxTarball, cli] = [
     await pack("packages/client", tarballs),
     await pack("packages/auth", tarballs),
+    await pack("apps/sandbox", tarballs),
     await pack("packages/cli", tarballs),
   ];
   await writeFile(
@@ -57,6 +58,7 @@ beforeAll(async () => {
       dependencies: {
         "@engage-voice/client": `file:${client}`,
         "@engage-voice/auth": `file:${auth}`,
+        "@engage-voice/sandbox": `file:${sandboxTarball}`,
         "@engage-voice/cli": `file:${cli}`,
       },
     }),
