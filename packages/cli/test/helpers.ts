@@ -1,10 +1,11 @@
 // Runs the built bin as a real child process, with an isolated config folder and an environment
 // that holds nothing of the machine's but PATH. Every byte it writes is kept for the secret scan.
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
 
 export const BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli.js");
 
@@ -23,8 +24,16 @@ export interface RunOptions {
   env?: Record<string, string>;
 }
 
+const homes: string[] = [];
+// Each test file's homes go when the file is done: nothing is left in the system's temp folder.
+afterAll(async () => {
+  await Promise.all(homes.splice(0).map((home) => rm(home, { recursive: true, force: true })));
+});
+
 export async function tempHome(): Promise<string> {
-  return mkdtemp(join(tmpdir(), "engage-voice-cli-"));
+  const home = await mkdtemp(join(tmpdir(), "engage-voice-cli-"));
+  homes.push(home);
+  return home;
 }
 
 /** A function that runs `engage-voice ...args` with `home` as HOME and XDG_CONFIG_HOME=`home`/.config. */
