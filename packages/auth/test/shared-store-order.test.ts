@@ -18,22 +18,27 @@ function lockedMemoryStore(): TokenStore {
   };
 }
 
+/** Managers on one store and one fake server, each on the shared clock moved by its own `offset`. */
+function managersOn(store: TokenStore, lifetimeSeconds = 300) {
+  const clock = fakeClock();
+  const server = fakeServer({ clock, lifetimeSeconds });
+  const make = (offset = 0) =>
+    createTokenManager({
+      baseUrl: BASE,
+      rcAccessToken: server.parentToken,
+      fetch: server.fetch,
+      store,
+      clock: { now: () => clock.now() + offset },
+      logger: recordingLogger().logger,
+    });
+  return { clock, server, make };
+}
+
 describe("which of two token sets is newer does not depend on any process's clock", () => {
   it.each([5_000, -5_000, 60_000])(
     "managers %i ms apart share a store: no refresh token is presented twice",
     async (skewMs) => {
-      const clock = fakeClock();
-      const server = fakeServer({ clock, lifetimeSeconds: 2 });
-      const store = lockedMemoryStore();
-      const make = (offset: number) =>
-        createTokenManager({
-          baseUrl: BASE,
-          rcAccessToken: server.parentToken,
-          fetch: server.fetch,
-          store,
-          clock: { now: () => clock.now() + offset },
-          logger: recordingLogger().logger,
-        });
+      const { clock, server, make } = managersOn(lockedMemoryStore(), 2);
       const clients = [make(0), make(skewMs)].map((auth) => {
         const client = createClient({ baseUrl: BASE, fetch: server.fetch });
         client.use(auth.middleware);
@@ -50,18 +55,7 @@ describe("which of two token sets is newer does not depend on any process's cloc
   );
 
   it("a fast-clock manager takes the newer set a slow-clock manager stored, though its expiry looks earlier", async () => {
-    const clock = fakeClock();
-    const server = fakeServer({ clock, lifetimeSeconds: 2 });
-    const store = lockedMemoryStore();
-    const make = (offset: number) =>
-      createTokenManager({
-        baseUrl: BASE,
-        rcAccessToken: server.parentToken,
-        fetch: server.fetch,
-        store,
-        clock: { now: () => clock.now() + offset },
-        logger: {},
-      });
+    const { server, make } = managersOn(lockedMemoryStore(), 2);
     const slow = make(0);
     const fast = make(5_000);
     const first = await fast.refresh(); // stamped on the fast clock
@@ -74,29 +68,14 @@ describe("which of two token sets is newer does not depend on any process's cloc
   });
 
   it("sets carry a sequence: one more than the set they came from, kept through the store", async () => {
-    const clock = fakeClock();
-    const server = fakeServer({ clock });
     const store = memoryStore();
-    const auth = createTokenManager({
-      baseUrl: BASE,
-      rcAccessToken: server.parentToken,
-      fetch: server.fetch,
-      store,
-      clock,
-      logger: {},
-    });
+    const { make } = managersOn(store);
+    const auth = make();
     expect((await auth.refresh()).sequence).toBe(1);
     expect((await auth.refresh()).sequence).toBe(2);
     expect((await store.get())?.sequence).toBe(2);
     // A second manager on the same store goes on from the stored set.
-    const other = createTokenManager({
-      baseUrl: BASE,
-      rcAccessToken: server.parentToken,
-      fetch: server.fetch,
-      store,
-      clock,
-      logger: {},
-    });
+    const other = make();
     expect((await other.refresh()).sequence).toBe(3);
   });
 

@@ -2,13 +2,13 @@
 // restarts: every renewal ends, as store_failed or with its token kept in memory, and never waits for
 // Redis to come back.
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer, Socket } from "node:net";
 import { createTokenManager, fromStored, type TokenSet, type TokenStore } from "@engage-voice/auth";
 import { createClient } from "redis";
 import { afterEach, describe, expect, it } from "vitest";
 import { BASE, fakeClock, fakeServer, recordingLogger } from "../../auth/test/fake-server.js";
 import { redisStore } from "../src/index.js";
 import { freshKey, pause } from "./helpers.js";
+import { freePort, ping } from "./redis-server.js";
 
 const servers: ChildProcess[] = [];
 const clients: { destroy(): void }[] = [];
@@ -19,32 +19,6 @@ afterEach(async () => {
     server.kill("SIGKILL");
   }
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** One PING over a raw socket: true once the server answers +PONG. */
-function ping(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.on("error", () => done(false));
-    socket.on("data", (data) => done(data.toString().startsWith("+PONG")));
-    socket.connect(port, "127.0.0.1", () => socket.write("PING\r\n"));
-  });
-}
 
 /** A redis-server of this test's own on a free loopback port, restartable on the same port. */
 async function ownRedis() {

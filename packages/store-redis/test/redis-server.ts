@@ -13,7 +13,7 @@ declare module "vitest" {
 
 const REDIS_SERVER = "/usr/bin/redis-server";
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on("error", reject);
@@ -25,7 +25,7 @@ function freePort(): Promise<number> {
 }
 
 /** One PING over a raw socket: true once the server answers +PONG. */
-function ping(port: number): Promise<boolean> {
+export function ping(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new Socket();
     const done = (ok: boolean) => {
