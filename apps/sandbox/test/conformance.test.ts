@@ -9,7 +9,7 @@ import { startPrism } from "../../../scripts/prism.mjs";
 import type { RunningSandbox } from "../src/node.js";
 import { startSandbox } from "../src/node.js";
 import { type Answer, bearer, call, form, manualClock } from "./helpers.js";
-import { responseProblems } from "./spec.js";
+import { document, responseProblems } from "./spec.js";
 
 type Prism = { url: string; stop(): Promise<void> };
 
@@ -223,37 +223,35 @@ describe("straight to the sandbox, for what Prism refuses before forwarding", ()
     const headers = { Authorization: `Bearer ${accessToken}` };
     expect((await direct("main", "/voice/api/v1/admin/users?flatten=maybe", { headers })).status).toBe(400);
   });
+});
 
-  it("covered every documented status of every operation that the sandbox can answer", () => {
-    const seen = new Set(checked);
-    const expected = [
-      "POST /api/auth/login/rc/accesstoken 200",
-      "POST /api/auth/login/rc/accesstoken 400",
-      "POST /api/auth/login/rc/accesstoken 401",
-      "POST /api/auth/login/rc/accesstoken 413",
-      "POST /api/auth/login/rc/accesstoken 429",
-      "POST /api/auth/token/refresh 200",
-      "POST /api/auth/token/refresh 400",
-      "POST /api/auth/token/refresh 401",
-      "POST /api/auth/token/refresh 413",
-      "GET /voice/api/v1/admin/accounts 200",
-      "GET /voice/api/v1/admin/accounts 401",
-      "GET /voice/api/v1/admin/accounts 403",
-      "GET /voice/api/v1/admin/users 200",
-      "GET /voice/api/v1/admin/users 400",
-      "GET /voice/api/v1/admin/users 401",
-      "GET /voice/api/v1/admin/users 403",
-      "GET /voice/api/v1/admin/users 429",
-      "POST /api/auth/login/admin 200",
-      "POST /api/auth/login/admin 400",
-      "POST /api/auth/login/admin 401",
-      "POST /voice/api/v1/admin/token 200",
-      "POST /voice/api/v1/admin/token 401",
-      "GET /voice/api/v1/admin/token 200",
-      "GET /voice/api/v1/admin/token 401",
-    ];
-    for (const entry of expected) expect(seen, entry).toContain(entry);
-    const deletes = checked.filter((entry) => entry.startsWith("DELETE /voice/api/v1/admin/token/"));
-    expect(new Set(deletes.map((entry) => entry.split(" ").at(-1)))).toEqual(new Set(["200", "401", "404"]));
-  });
+/** Documented answers the sandbox never gives, each with the reason. */
+const NOT_ANSWERED: Record<string, string> = {
+  "DELETE /voice/api/v1/admin/token/{apiToken} 204":
+    "the sandbox answers a delete with 200 and the text `true`",
+};
+
+// Checked after every test of the file, whatever their order: each status the document declares for
+// an operation, read from the document, was seen through the proxy or straight from the sandbox.
+afterAll(() => {
+  const seen = new Set(
+    checked.map((entry) =>
+      entry.replace(
+        /^DELETE \/voice\/api\/v1\/admin\/token\/\S+/,
+        "DELETE /voice/api/v1/admin/token/{apiToken}",
+      ),
+    ),
+  );
+  const missing: string[] = [];
+  for (const [path, item] of Object.entries(
+    document.paths as Record<string, Record<string, { responses?: object }>>,
+  )) {
+    for (const method of ["get", "post", "put", "patch", "delete"]) {
+      for (const status of Object.keys(item[method]?.responses ?? {})) {
+        const entry = `${method.toUpperCase()} ${path} ${status}`;
+        if (!seen.has(entry) && !(entry in NOT_ANSWERED)) missing.push(entry);
+      }
+    }
+  }
+  expect(missing, "documented statuses the conformance run never saw").toEqual([]);
 });
