@@ -4,7 +4,11 @@ import type { BoundedRedis } from "./bounded.js";
 export interface LockOptions {
   lockTtlMs: number;
   lockTimeoutMs: number;
+  commandTimeoutMs: number;
 }
+
+/** Even a last try gets this long to answer (or less, if commands time out sooner). */
+const LEAST_TRY_MS = 1_000;
 
 // Compare-and-act in one atomic script: a holder whose lock expired and was taken by another
 // process must neither extend nor delete the new holder's lock.
@@ -30,7 +34,7 @@ const failed = (message: string, cause: unknown) =>
 export async function withRedisLock<T>(
   client: BoundedRedis,
   lockKey: string,
-  { lockTtlMs, lockTimeoutMs }: LockOptions,
+  { lockTtlMs, lockTimeoutMs, commandTimeoutMs }: LockOptions,
   task: () => Promise<T>,
 ): Promise<T> {
   const owner = ownerToken();
@@ -43,7 +47,9 @@ export async function withRedisLock<T>(
         lockKey,
         owner,
         { condition: "NX", expiration: { type: "PX", value: lockTtlMs } },
-        Math.max(1, deadline - Date.now()),
+        // No try outlives the overall deadline by more than a short answer time, whatever the
+        // command timeout: a busy loop still gets its one answer when lockTimeoutMs is 0.
+        Math.max(deadline - Date.now(), Math.min(commandTimeoutMs, LEAST_TRY_MS)),
       );
     } catch (error) {
       throw failed("The Redis lock of the token set could not be taken", error);

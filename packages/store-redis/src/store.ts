@@ -120,6 +120,6 @@ export function redisStore(options: RedisStoreOptions): TokenStore {
         throw failed("The token set could not be deleted from Redis", error);
       }
     },
-    lock: (task) => withRedisLock(client, lockKey, { lockTtlMs, lockTimeoutMs }, task),
+    lock: (task) => withRedisLock(client, lockKey, { lockTtlMs, lockTimeoutMs, commandTimeoutMs }, task),
   };
 }
