@@ -103,7 +103,7 @@ describe("time and state control", () => {
   });
 
   it("a token manager on the sandbox's clock renews across an expiry with no sleep: one refresh, no 401", async () => {
-    const sandbox = await controlled({ tokenLifetimeMs: 2_000 });
+    const sandbox = await controlled({ tokenLifetimeMs: 2_000, now: manualClock().now });
     let expired = 0;
     let refreshes = 0;
     const auth = createTokenManager({

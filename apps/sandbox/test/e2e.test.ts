@@ -66,10 +66,13 @@ function logger() {
 }
 
 async function setup(options: Partial<TokenManagerOptions> = {}, sandboxOptions = {}) {
+  // A clock that moves only when a test moves it (control.advance): real time passing on a busy
+  // machine must not expire a token between two steps of a test.
   const sandbox = await open({
     tokenLifetimeMs: LIFETIME_MS,
     faults: { enabled: true },
     control: { enabled: true },
+    now: manualClock().now,
     ...sandboxOptions,
   });
   const counted = wire(() => sandbox.control.now());
@@ -231,7 +234,11 @@ describe("the exchange flow with 2 s tokens", () => {
 
 describe("legacy login and permanent API tokens", () => {
   it("logs in, creates, lists and deletes permanent tokens, with a bearer token and with X-Auth-Token", async () => {
-    const sandbox = await open({ tokenLifetimeMs: LIFETIME_MS, control: { enabled: true } });
+    const sandbox = await open({
+      tokenLifetimeMs: LIFETIME_MS,
+      control: { enabled: true },
+      now: manualClock().now,
+    });
     const { log } = logger();
     const tokens = await legacyLogin({ baseUrl: sandbox.legacyUrl, ...LEE, logger: log });
     expect(tokens.agentDetails?.[0]?.username).toBe(LEE.username);
