@@ -12,17 +12,26 @@ interface ProcessResult {
 }
 
 /**
- * Starts `count` copies of the `child` script with `args` and one shared start time, after the
- * access token `initial` has expired, and checks what every shared store must achieve: one refresh
- * for all, no spent refresh token presented, no new exchange, and the same new token everywhere,
- * which `mainUrl` accepts.
+ * Starts `count` copies of the `child` script with `args` and one shared start time, after `expire`
+ * made the stored set (holding the access token `initial`) look expired, and checks what every shared
+ * store must achieve: one refresh for all, no spent refresh token presented, no new exchange, and the
+ * same new token everywhere, which `mainUrl` accepts.
+ *
+ * The expiry is written into the store rather than waited for: with real short-lived tokens, a busy
+ * machine can let the new token age past its refresh window while the others wait for the lock, and
+ * the test would measure the machine, not the store.
  */
 export async function expectOneRefreshForAllProcesses(
-  { child, args, initial, mainUrl }: { child: string; args: string[]; initial: string; mainUrl: string },
+  {
+    child,
+    args,
+    initial,
+    mainUrl,
+    expire,
+  }: { child: string; args: string[]; initial: string; mainUrl: string; expire: () => Promise<void> },
   count = 4,
 ): Promise<void> {
-  // JWT times are whole seconds: wait until the token has certainly expired.
-  await new Promise((resolve) => setTimeout(resolve, 3100));
+  await expire();
   const goAt = String(Date.now() + 1500);
   const outputs = await Promise.all(
     Array.from({ length: count }, () => run(process.execPath, [child, ...args, goAt], { timeout: 20_000 })),
@@ -39,4 +48,13 @@ export async function expectOneRefreshForAllProcesses(
     headers: { Authorization: `Bearer ${[...tokens][0]}` },
   });
   expect(response.status).toBe(200);
+}
+
+/** A stored token set (its JSON) moved into the past: its access token looks expired to every manager. */
+export function expired(json: string): string {
+  const set = JSON.parse(json) as { expiresAt: number; obtainedAt: number };
+  const lifetime = set.expiresAt - set.obtainedAt;
+  set.expiresAt = Date.now() - 1_000;
+  set.obtainedAt = set.expiresAt - lifetime;
+  return JSON.stringify(set);
 }

@@ -4,14 +4,14 @@
 // real processes, the real sandbox on 127.0.0.1.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, readFile, rm, utimes } from "node:fs/promises";
+import { mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTokenManager } from "@engage-voice/auth";
 import { fileStore } from "@engage-voice/auth/node";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../src/node.js";
-import { expectOneRefreshForAllProcesses } from "./processes.js";
+import { expectOneRefreshForAllProcesses, expired } from "./processes.js";
 
 const child = new URL("./fixtures/shared-store-child.mjs", import.meta.url).pathname;
 const holder = new URL("./fixtures/lock-holder-child.mjs", import.meta.url).pathname;
@@ -20,7 +20,7 @@ let sandbox: RunningSandbox;
 let dir: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ tokenLifetimeMs: 2000 });
+  sandbox = await startSandbox({ tokenLifetimeMs: 60_000 });
   dir = await mkdtemp(join(tmpdir(), "ev-shared-store-"));
 });
 afterAll(async () => {
@@ -40,6 +40,7 @@ it("four processes on one token file make one refresh across an expiry", { timeo
     args: [sandbox.mainUrl, path, parentToken],
     initial: await first.getAccessToken(),
     mainUrl: sandbox.mainUrl,
+    expire: async () => writeFile(path, expired(await readFile(path, "utf8"))),
   });
 });
 
@@ -64,7 +65,13 @@ it("after a lock holder was killed, eight processes take over its lock and make 
   await utimes(`${path}.lock`, old, old);
   // One refresh and no rejected one in all: the stored refresh token was presented exactly once.
   await expectOneRefreshForAllProcesses(
-    { child, args: [sandbox.mainUrl, path, parentToken], initial, mainUrl: sandbox.mainUrl },
+    {
+      child,
+      args: [sandbox.mainUrl, path, parentToken],
+      initial,
+      mainUrl: sandbox.mainUrl,
+      expire: async () => writeFile(path, expired(await readFile(path, "utf8"))),
+    },
     8,
   );
 });

@@ -1,11 +1,11 @@
 // Several processes share one Redis key (`redisStore`, with its lock): when the access token has
 // expired and all of them need a token at the same moment, exactly one refresh is made, nobody
-// presents a spent refresh token, and every process gets the same new access token. Real time,
-// real processes, the real sandbox and a real redis-server on 127.0.0.1.
+// presents a spent refresh token, and every process gets the same new access token. Real processes,
+// the real sandbox and a real redis-server on 127.0.0.1; the expiry is written into the stored set.
 import { createTokenManager } from "@engage-voice/auth";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { afterAll, beforeAll, inject, it } from "vitest";
-import { expectOneRefreshForAllProcesses } from "../../../apps/sandbox/test/processes.js";
+import { expectOneRefreshForAllProcesses, expired } from "../../../apps/sandbox/test/processes.js";
 import { redisStore } from "../src/index.js";
 import { connect, freshKey } from "./helpers.js";
 
@@ -14,7 +14,7 @@ const parentToken = "sandbox-rc-token-ada";
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ tokenLifetimeMs: 2000 });
+  sandbox = await startSandbox({ tokenLifetimeMs: 60_000 });
 });
 afterAll(async () => {
   await sandbox?.stop();
@@ -22,15 +22,17 @@ afterAll(async () => {
 
 it("four processes on one Redis key make one refresh across an expiry", { timeout: 30_000 }, async () => {
   const key = freshKey();
+  const redis = await connect();
   const first = createTokenManager({
     baseUrl: sandbox.mainUrl,
     rcAccessToken: parentToken,
-    store: redisStore({ client: await connect(), key }),
+    store: redisStore({ client: redis, key }),
   });
   await expectOneRefreshForAllProcesses({
     child,
     args: [sandbox.mainUrl, inject("redisUrl"), key, parentToken],
     initial: await first.getAccessToken(),
     mainUrl: sandbox.mainUrl,
+    expire: async () => void (await redis.set(key, expired(String(await redis.get(key))))),
   });
 });
