@@ -124,6 +124,41 @@ describe("a Redis outage", () => {
     expect(result.error).toMatchObject({ code: "store_failed" });
   });
 
+  it("Redis frozen under the default lockTimeoutMs: a lock try still ends after commandTimeoutMs", async () => {
+    const redis = await ownRedis();
+    // lockTimeoutMs stays 120 000: only the command timeout can end the try before Redis thaws.
+    const store = redisStore({ client: redis.client, key: freshKey(), commandTimeoutMs: 300 });
+    const { auth, server } = managerOn(store);
+    redis.freeze();
+    const result = await settlesBefore(auth.getAccessToken(), async () => redis.thaw(), 8_000);
+    expect(result.before).toBe(true);
+    expect(result.error).toMatchObject({
+      code: "store_failed",
+      message: "The Redis lock of the token set could not be taken",
+    });
+    expect(server.totalTokenCalls()).toBe(0);
+  });
+
+  it("a lock try that timed out leaves no lock behind once Redis answers again", async () => {
+    const redis = await ownRedis();
+    const key = freshKey();
+    const store = redisStore({ client: redis.client, key, lockTimeoutMs: 0, commandTimeoutMs: 200 });
+    redis.freeze();
+    let ran = false;
+    const error = await store
+      .lock?.(async () => {
+        ran = true;
+      })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "store_failed" });
+    expect(ran).toBe(false);
+    redis.thaw();
+    // The SET NX sent before the timeout still reaches Redis after the thaw; one answer on the same
+    // connection means every command queued before it has run.
+    await redis.client.ping();
+    expect(await redis.client.exists(`${key}:lock`)).toBe(0);
+  });
+
   it("Redis killed mid-renewal: the caller gets its token before Redis is back, kept in memory, logged", async () => {
     const redis = await ownRedis();
     const key = freshKey();
@@ -154,6 +189,25 @@ describe("a Redis outage", () => {
 });
 
 describe("a holder that lost its lock", () => {
+  it("cannot overwrite a stored set without a sequence (read as 0) with another set of sequence 0", async () => {
+    const redis = await ownRedis();
+    const key = freshKey();
+    const store = redisStore({ client: redis.client, key });
+    const legacy = {
+      accessToken: "legacy-access",
+      refreshToken: "legacy-refresh",
+      expiresAt: 2,
+      obtainedAt: 1,
+    };
+    await redis.client.set(key, JSON.stringify(legacy));
+    // A set from before sequences existed, as a plain object: its sequence reads as 0 too.
+    const { sequence: _none, ...plain } = toTokenSetForTests("late-access", "revoked-refresh", 0);
+    await store.set(plain as unknown as TokenSet);
+    expect((await store.get())?.accessToken).toBe("legacy-access");
+    await store.set(toTokenSetForTests("renewed-access", "renewed-refresh", 1));
+    expect((await store.get())?.accessToken).toBe("renewed-access");
+  });
+
   it("cannot overwrite a newer stored set with its own", async () => {
     const redis = await ownRedis();
     const key = freshKey();
@@ -167,6 +221,10 @@ describe("a holder that lost its lock", () => {
     expect((await store.get())?.accessToken).toBe("newer-access");
     await store.set(toTokenSetForTests("next-access", "next-refresh", 8));
     expect((await store.get())?.accessToken).toBe("next-access");
+    // JSON that is not a token set reads as empty, whatever sequence it claims: it is replaced.
+    await redis.client.set(key, JSON.stringify({ sequence: 99, accessToken: "" }));
+    await store.set(older);
+    expect((await store.get())?.accessToken).toBe("older-access");
     // Something that is not a token set is replaced.
     await redis.client.set(key, "{ junk");
     await store.set(older);
