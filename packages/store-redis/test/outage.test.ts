@@ -124,6 +124,27 @@ describe("a Redis outage", () => {
     expect(result.error).toMatchObject({ code: "store_failed" });
   });
 
+  it("Redis frozen: get, set and clear each fail with store_failed before it thaws", async () => {
+    const redis = await ownRedis();
+    const store = redisStore({ client: redis.client, key: freshKey(), commandTimeoutMs: 200 });
+    redis.freeze();
+    const outcomes = Promise.all(
+      [store.get(), store.set(toTokenSetForTests("a", "r", 1)), store.clear()].map((command) =>
+        command.then(
+          () => "answered",
+          (error: unknown) => error,
+        ),
+      ),
+    );
+    const result = await settlesBefore(outcomes, async () => redis.thaw(), 8_000);
+    expect(result.before).toBe(true);
+    expect(result.value).toMatchObject([
+      { code: "store_failed", message: "The token set could not be read from Redis" },
+      { code: "store_failed", message: "The token set could not be written to Redis" },
+      { code: "store_failed", message: "The token set could not be deleted from Redis" },
+    ]);
+  });
+
   it("Redis frozen under the default lockTimeoutMs: a lock try still ends after commandTimeoutMs", async () => {
     const redis = await ownRedis();
     // lockTimeoutMs stays 120 000: only the command timeout can end the try before Redis thaws.
@@ -219,6 +240,9 @@ describe("a holder that lost its lock", () => {
     await store.set(late); // a frozen holder's renewal of the same set, finished after the lock expired
     await store.set(older);
     expect((await store.get())?.accessToken).toBe("newer-access");
+    // The same set again (same sequence, same access token) is written as it is.
+    await store.set(fromStored({ ...newer, expiresAt: 3 }) as TokenSet);
+    expect((await store.get())?.expiresAt).toBe(3);
     await store.set(toTokenSetForTests("next-access", "next-refresh", 8));
     expect((await store.get())?.accessToken).toBe("next-access");
     // JSON that is not a token set reads as empty, whatever sequence it claims: it is replaced.
