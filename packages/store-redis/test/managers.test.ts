@@ -101,10 +101,9 @@ describe("redisStore shared by several managers", () => {
     const thawed = new Promise<void>((resolve) => {
       thaw = resolve;
     });
-    const late = await manager(async (input, init) => {
-      const response = await server.fetch(input, init);
-      const url = input instanceof Request ? input.url : String(input);
-      if (url.endsWith("/api/auth/token/refresh")) {
+    const late = await manager(async (request) => {
+      const response = await server.fetch(request);
+      if (new URL(request.url).pathname === "/api/auth/token/refresh") {
         // Refreshed, then stopped before storing, longer than the lock's TTL: the lock is gone.
         await redis.del(`${key}:lock`);
         froze();

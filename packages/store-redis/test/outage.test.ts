@@ -115,7 +115,8 @@ describe("a Redis outage", () => {
       client: redis.client,
       key: freshKey(),
       lockTimeoutMs: 1_000,
-      commandTimeoutMs: 5_000,
+      // Longer than the wait for the thaw: only the lock's own deadline can end the try before it.
+      commandTimeoutMs: 20_000,
     });
     const { auth } = managerOn(store);
     redis.freeze();
