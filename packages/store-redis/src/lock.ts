@@ -67,15 +67,25 @@ export async function withRedisLock<T>(
     }
     await pause(Math.min(wait / 2 + Math.random() * wait, Math.max(1, deadline - Date.now())));
   }
+  // While Redis stalls, beats would pile up one unanswered command each (a short TTL beats every
+  // 10 ms, a command may wait a minute), all sent to Redis at once when it answers again.
+  let extending = false;
   const heartbeat = setInterval(() => {
-    client.eval(EXTEND, { keys: [lockKey], arguments: [owner, String(lockTtlMs)] }).then(
-      // 0: the lock expired and someone else may hold it now; extending is no longer ours to do.
-      (extended) => {
-        if (extended !== 1) clearInterval(heartbeat as Parameters<typeof clearInterval>[0]);
-      },
-      // A failed extension is tried again on the next beat; the TTL covers two more of them.
-      () => {},
-    );
+    if (extending) return;
+    extending = true;
+    client
+      .eval(EXTEND, { keys: [lockKey], arguments: [owner, String(lockTtlMs)] })
+      .then(
+        // 0: the lock expired and someone else may hold it now; extending is no longer ours to do.
+        (extended) => {
+          if (extended !== 1) clearInterval(heartbeat as Parameters<typeof clearInterval>[0]);
+        },
+        // A failed extension is tried again on the next beat; the TTL covers two more of them.
+        () => {},
+      )
+      .finally(() => {
+        extending = false;
+      });
   }, lockTtlMs / 3) as { unref?: () => void };
   heartbeat.unref?.();
   try {
