@@ -27,9 +27,10 @@ const failed = (message: string, cause: unknown) =>
   new EngageVoiceAuthError("store_failed", message, { cause });
 
 /**
- * Runs `task` while holding `lockKey` (every command bounded in time by the caller's client): SET NX PX with a value only this call knows, retried with
- * jittered backoff until `lockTimeoutMs`. The TTL is extended while the task runs, so a long renewal
- * keeps its lock, and a crashed holder's lock expires after at most `lockTtlMs`.
+ * Runs `task` while holding `lockKey` (every command bounded in time by the caller's client): SET NX
+ * PX with a value only this call knows, retried with jittered backoff until `lockTimeoutMs`. The TTL
+ * is extended while the task runs, so a long renewal keeps its lock, and a crashed holder's lock
+ * expires after at most `lockTtlMs`.
  */
 export async function withRedisLock<T>(
   client: BoundedRedis,
@@ -42,16 +43,19 @@ export async function withRedisLock<T>(
   for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
     let reply: unknown;
     try {
-      // No attempt outlives the overall deadline, whatever the command timeout.
       reply = await client.set(
         lockKey,
         owner,
         { condition: "NX", expiration: { type: "PX", value: lockTtlMs } },
-        // No try outlives the overall deadline by more than a short answer time, whatever the
-        // command timeout: a busy loop still gets its one answer when lockTimeoutMs is 0.
-        Math.max(deadline - Date.now(), Math.min(commandTimeoutMs, LEAST_TRY_MS)),
+        // Each try is a command like any other (commandTimeoutMs), and none outlives the overall
+        // deadline by more than a short answer time: lockTimeoutMs 0 still gets its one real try.
+        Math.min(commandTimeoutMs, Math.max(deadline - Date.now(), LEAST_TRY_MS)),
       );
     } catch (error) {
+      // A try that got no answer may still run once Redis answers again (a stalled server reads
+      // it later, a client's offline queue sends it on reconnect), taking a lock nobody would
+      // release until its TTL ends. This compare-and-delete follows it on the same connection.
+      client.eval(RELEASE, { keys: [lockKey], arguments: [owner] }).catch(() => {});
       throw failed("The Redis lock of the token set could not be taken", error);
     }
     if (reply === "OK") break;
@@ -63,15 +67,25 @@ export async function withRedisLock<T>(
     }
     await pause(Math.min(wait / 2 + Math.random() * wait, Math.max(1, deadline - Date.now())));
   }
+  // While Redis stalls, beats would pile up one unanswered command each (a short TTL beats every
+  // 10 ms, a command may wait a minute), all sent to Redis at once when it answers again.
+  let extending = false;
   const heartbeat = setInterval(() => {
-    client.eval(EXTEND, { keys: [lockKey], arguments: [owner, String(lockTtlMs)] }).then(
-      // 0: the lock expired and someone else may hold it now; extending is no longer ours to do.
-      (extended) => {
-        if (extended !== 1) clearInterval(heartbeat as Parameters<typeof clearInterval>[0]);
-      },
-      // A failed extension is tried again on the next beat; the TTL covers two more of them.
-      () => {},
-    );
+    if (extending) return;
+    extending = true;
+    client
+      .eval(EXTEND, { keys: [lockKey], arguments: [owner, String(lockTtlMs)] })
+      .then(
+        // 0: the lock expired and someone else may hold it now; extending is no longer ours to do.
+        (extended) => {
+          if (extended !== 1) clearInterval(heartbeat as Parameters<typeof clearInterval>[0]);
+        },
+        // A failed extension is tried again on the next beat; the TTL covers two more of them.
+        () => {},
+      )
+      .finally(() => {
+        extending = false;
+      });
   }, lockTtlMs / 3) as { unref?: () => void };
   heartbeat.unref?.();
   try {

@@ -67,20 +67,38 @@ function parse(text: unknown): TokenSet | undefined {
 const failed = (message: string, cause: unknown) =>
   new EngageVoiceAuthError("store_failed", message, { cause });
 
-// Compare-and-set in one atomic script: a set never replaces a stored one with a higher or equal
-// `sequence` (a later renewal's), so a holder that lost its lock while frozen cannot overwrite the
-// good set with one whose refresh token was revoked meanwhile. Anything unreadable is replaced.
+// Compare-and-set in one atomic script: a set never replaces a stored one of a higher `sequence`,
+// or of the same one with another access token (a later renewal's), so a holder that lost its lock
+// while frozen cannot overwrite the good set with one whose refresh token was revoked meanwhile.
+// The stored value is judged as fromStored() reads it: what is not a token set counts as absent and
+// is replaced (the set being written may hold the only valid refresh token), and a missing or
+// malformed sequence counts as 0.
 const SET_IF_NEWER = `
 local current = redis.call("get", KEYS[1])
 if current then
   local ok, stored = pcall(cjson.decode, current)
-  if ok and type(stored) == "table" and type(stored.sequence) == "number"
-    and stored.sequence >= tonumber(ARGV[2]) and stored.accessToken ~= ARGV[3] then
-    return 0
+  if ok and type(stored) == "table" and type(stored.accessToken) == "string" and stored.accessToken ~= ""
+    and type(stored.expiresAt) == "number" and type(stored.obtainedAt) == "number"
+    and (stored.refreshToken == nil or type(stored.refreshToken) == "string") then
+    local sequence = stored.sequence
+    if type(sequence) ~= "number" or sequence < 0 or sequence > 9007199254740991
+      or sequence ~= math.floor(sequence) then
+      sequence = 0
+    end
+    local incoming = tonumber(ARGV[2])
+    if sequence > incoming or (sequence == incoming and stored.accessToken ~= ARGV[3]) then
+      return 0
+    end
   end
 end
 redis.call("set", KEYS[1], ARGV[1])
 return 1`;
+
+/** A set's `sequence` as fromStored() reads it: 0 when it is missing or not a safe whole number. */
+function sequenceOf(tokens: TokenSet): number {
+  const sequence: unknown = (tokens as { sequence?: unknown }).sequence;
+  return Number.isSafeInteger(sequence) && (sequence as number) >= 0 ? (sequence as number) : 0;
+}
 
 /**
  * A token store in one Redis key, shared by token managers in any number of processes or machines.
@@ -107,7 +125,7 @@ export function redisStore(options: RedisStoreOptions): TokenStore {
         // A TokenSet turns itself into redacted JSON: its copied fields are what is stored.
         await client.eval(SET_IF_NEWER, {
           keys: [key],
-          arguments: [JSON.stringify({ ...tokens }), String(tokens.sequence ?? 0), tokens.accessToken],
+          arguments: [JSON.stringify({ ...tokens }), String(sequenceOf(tokens)), tokens.accessToken],
         });
       } catch (error) {
         throw failed("The token set could not be written to Redis", error);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redisStore } from "../src/index.js";
+import { type RedisLike, redisStore } from "../src/index.js";
 import { connect, freshKey, pause } from "./helpers.js";
 
 /** Two stores on one key through two connections, as two processes would have. */
@@ -101,5 +101,26 @@ describe("redisStore lock", () => {
     });
     expect(ours).toMatch(/^[0-9a-f]{32}$/);
     expect(await redis.exists(lockKey)).toBe(0);
+  });
+});
+
+describe("redisStore lock heartbeat", () => {
+  it("sends no new extension while the last one has had no answer", async () => {
+    let extensions = 0;
+    const client: RedisLike = {
+      get: async () => null,
+      set: async () => "OK",
+      del: async () => 0,
+      // No extension ever gets an answer (only the command deadline would end it); the release does.
+      eval: async (script) => {
+        if (!script.includes("pexpire")) return 1;
+        extensions++;
+        return new Promise(() => {});
+      },
+    };
+    const store = redisStore({ client, lockTtlMs: 30, commandTimeoutMs: 60_000 });
+    // Thirty beats' worth of time with the first extension still unanswered.
+    await store.lock?.(() => pause(300));
+    expect(extensions).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 // Token managers of several "processes" (each with its own Redis connection) on one redisStore,
 // against the auth package's fake token server on a fake clock.
-import { createTokenManager, type TokenStore } from "@engage-voice/auth";
+import { createTokenManager, type FetchLike, type TokenStore } from "@engage-voice/auth";
 import { describe, expect, it } from "vitest";
 import { BASE, fakeClock, fakeServer, recordingLogger } from "../../auth/test/fake-server.js";
 import { redisStore } from "../src/index.js";
@@ -77,6 +77,57 @@ describe("redisStore shared by several managers", () => {
     });
     await expect(auth.getAccessToken()).rejects.toMatchObject({ code: "store_failed" });
     expect(server.calls.exchange).toBe(0);
+  });
+
+  it("a holder that lost its lock while frozen cannot overwrite the set its successor stored", async () => {
+    const key = freshKey();
+    const clock = fakeClock();
+    const server = fakeServer({ clock });
+    const redis = await connect();
+    const manager = async (fetch: FetchLike) =>
+      createTokenManager({
+        baseUrl: BASE,
+        rcAccessToken: server.parentToken,
+        fetch,
+        clock,
+        logger: recordingLogger().logger,
+        store: redisStore({ client: await connect(), key }),
+      });
+    let froze: () => void = () => {};
+    const frozen = new Promise<void>((resolve) => {
+      froze = resolve;
+    });
+    let thaw: () => void = () => {};
+    const thawed = new Promise<void>((resolve) => {
+      thaw = resolve;
+    });
+    const late = await manager(async (request) => {
+      const response = await server.fetch(request);
+      if (new URL(request.url).pathname === "/api/auth/token/refresh") {
+        // Refreshed, then stopped before storing, longer than the lock's TTL: the lock is gone.
+        await redis.del(`${key}:lock`);
+        froze();
+        await thawed;
+      }
+      return response;
+    });
+    await late.getAccessToken();
+    clock.advance(301_000);
+    const lateToken = late.getAccessToken();
+    await frozen;
+    // The successor finds the old set, whose refresh token the frozen holder spent: it exchanges
+    // again, and its set has the same sequence as the frozen holder's.
+    const successor = await manager(server.fetch);
+    const good = await successor.getAccessToken();
+    expect(server.calls.exchange).toBe(2);
+    thaw();
+    expect(await lateToken).not.toBe(good);
+    const stored = JSON.parse((await redis.get(key)) ?? "");
+    expect(stored).toMatchObject({ accessToken: good, sequence: 2 });
+    // The stored refresh token is the successor's, still valid: the next renewal needs no exchange.
+    clock.advance(301_000);
+    await (await manager(server.fetch)).getAccessToken();
+    expect(server.calls.exchange).toBe(2);
   });
 
   it("clears the shared set on logout", async () => {

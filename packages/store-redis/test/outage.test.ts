@@ -115,13 +115,70 @@ describe("a Redis outage", () => {
       client: redis.client,
       key: freshKey(),
       lockTimeoutMs: 1_000,
-      commandTimeoutMs: 5_000,
+      // Longer than the wait for the thaw: only the lock's own deadline can end the try before it.
+      commandTimeoutMs: 20_000,
     });
     const { auth } = managerOn(store);
     redis.freeze();
     const result = await settlesBefore(auth.getAccessToken(), async () => redis.thaw(), 8_000);
     expect(result.before).toBe(true);
     expect(result.error).toMatchObject({ code: "store_failed" });
+  });
+
+  it("Redis frozen: get, set and clear each fail with store_failed before it thaws", async () => {
+    const redis = await ownRedis();
+    const store = redisStore({ client: redis.client, key: freshKey(), commandTimeoutMs: 200 });
+    redis.freeze();
+    const outcomes = Promise.all(
+      [store.get(), store.set(toTokenSetForTests("a", "r", 1)), store.clear()].map((command) =>
+        command.then(
+          () => "answered",
+          (error: unknown) => error,
+        ),
+      ),
+    );
+    const result = await settlesBefore(outcomes, async () => redis.thaw(), 8_000);
+    expect(result.before).toBe(true);
+    expect(result.value).toMatchObject([
+      { code: "store_failed", message: "The token set could not be read from Redis" },
+      { code: "store_failed", message: "The token set could not be written to Redis" },
+      { code: "store_failed", message: "The token set could not be deleted from Redis" },
+    ]);
+  });
+
+  it("Redis frozen under the default lockTimeoutMs: a lock try still ends after commandTimeoutMs", async () => {
+    const redis = await ownRedis();
+    // lockTimeoutMs stays 120 000: only the command timeout can end the try before Redis thaws.
+    const store = redisStore({ client: redis.client, key: freshKey(), commandTimeoutMs: 300 });
+    const { auth, server } = managerOn(store);
+    redis.freeze();
+    const result = await settlesBefore(auth.getAccessToken(), async () => redis.thaw(), 8_000);
+    expect(result.before).toBe(true);
+    expect(result.error).toMatchObject({
+      code: "store_failed",
+      message: "The Redis lock of the token set could not be taken",
+    });
+    expect(server.totalTokenCalls()).toBe(0);
+  });
+
+  it("a lock try that timed out leaves no lock behind once Redis answers again", async () => {
+    const redis = await ownRedis();
+    const key = freshKey();
+    const store = redisStore({ client: redis.client, key, lockTimeoutMs: 0, commandTimeoutMs: 200 });
+    redis.freeze();
+    let ran = false;
+    const error = await store
+      .lock?.(async () => {
+        ran = true;
+      })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "store_failed" });
+    expect(ran).toBe(false);
+    redis.thaw();
+    // The SET NX sent before the timeout still reaches Redis after the thaw; one answer on the same
+    // connection means every command queued before it has run.
+    await redis.client.ping();
+    expect(await redis.client.exists(`${key}:lock`)).toBe(0);
   });
 
   it("Redis killed mid-renewal: the caller gets its token before Redis is back, kept in memory, logged", async () => {
@@ -154,6 +211,25 @@ describe("a Redis outage", () => {
 });
 
 describe("a holder that lost its lock", () => {
+  it("cannot overwrite a stored set without a sequence (read as 0) with another set of sequence 0", async () => {
+    const redis = await ownRedis();
+    const key = freshKey();
+    const store = redisStore({ client: redis.client, key });
+    const legacy = {
+      accessToken: "legacy-access",
+      refreshToken: "legacy-refresh",
+      expiresAt: 2,
+      obtainedAt: 1,
+    };
+    await redis.client.set(key, JSON.stringify(legacy));
+    // A set from before sequences existed, as a plain object: its sequence reads as 0 too.
+    const { sequence: _none, ...plain } = toTokenSetForTests("late-access", "revoked-refresh", 0);
+    await store.set(plain as unknown as TokenSet);
+    expect((await store.get())?.accessToken).toBe("legacy-access");
+    await store.set(toTokenSetForTests("renewed-access", "renewed-refresh", 1));
+    expect((await store.get())?.accessToken).toBe("renewed-access");
+  });
+
   it("cannot overwrite a newer stored set with its own", async () => {
     const redis = await ownRedis();
     const key = freshKey();
@@ -165,8 +241,15 @@ describe("a holder that lost its lock", () => {
     await store.set(late); // a frozen holder's renewal of the same set, finished after the lock expired
     await store.set(older);
     expect((await store.get())?.accessToken).toBe("newer-access");
+    // The same set again (same sequence, same access token) is written as it is.
+    await store.set(fromStored({ ...newer, expiresAt: 3 }) as TokenSet);
+    expect((await store.get())?.expiresAt).toBe(3);
     await store.set(toTokenSetForTests("next-access", "next-refresh", 8));
     expect((await store.get())?.accessToken).toBe("next-access");
+    // JSON that is not a token set reads as empty, whatever sequence it claims: it is replaced.
+    await redis.client.set(key, JSON.stringify({ sequence: 99, accessToken: "" }));
+    await store.set(older);
+    expect((await store.get())?.accessToken).toBe("older-access");
     // Something that is not a token set is replaced.
     await redis.client.set(key, "{ junk");
     await store.set(older);

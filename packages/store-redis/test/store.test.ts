@@ -129,11 +129,16 @@ describe("redisStore", () => {
     ["a negative timeout", { lockTimeoutMs: -1 }, /lockTimeoutMs must be an integer from 0 to 3600000/],
     ["a TTL that would make the heartbeat spin or block for days", { lockTtlMs: 3e10 }, /lockTtlMs/],
     ["a timeout that is not a number", { lockTimeoutMs: Number.NaN }, /lockTimeoutMs/],
+    ["a timeout past an hour", { lockTimeoutMs: 3_600_001 }, /lockTimeoutMs/],
+    ["an endless timeout", { lockTimeoutMs: Number.POSITIVE_INFINITY }, /lockTimeoutMs/],
+    ["a key that is not a string", { key: 42 }, /key must be a non-empty string/],
     [
       "a command timeout too short to answer",
       { commandTimeoutMs: 5 },
-      /commandTimeoutMs must be an integer from 10/,
+      /commandTimeoutMs must be an integer from 10 to 60000/,
     ],
+    ["a command timeout past a minute", { commandTimeoutMs: 60_001 }, /commandTimeoutMs/],
+    ["a fractional command timeout", { commandTimeoutMs: 100.5 }, /commandTimeoutMs/],
   ])("refuses %s with invalid_options", async (_, options, message) => {
     const redis = await connect();
     const given =
@@ -146,5 +151,15 @@ describe("redisStore", () => {
     }
     expect(error).toMatchObject({ name: "EngageVoiceAuthError", code: "invalid_options" });
     expect((error as Error).message).toMatch(message);
+  });
+
+  it("accepts every option at the ends of its range", async () => {
+    const client = await connect();
+    for (const options of [
+      { lockTtlMs: 30, lockTimeoutMs: 0, commandTimeoutMs: 10 },
+      { lockTtlMs: 3_600_000, lockTimeoutMs: 3_600_000, commandTimeoutMs: 60_000 },
+    ]) {
+      expect(typeof redisStore({ client, ...options }).lock).toBe("function");
+    }
   });
 });
