@@ -130,8 +130,21 @@ describe("transient failures", () => {
 
 describe("defaults", () => {
   it("use the global fetch and a real timer between retries", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    // clearTimeout is faked too: a real one cannot clear a fake timer, and the count would then
+    // include the finished call's deadline.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const { server, clock } = setup();
+    // The retry line is written just before the sleep starts its timer. Waiting on it needs no
+    // polling: vi.waitFor would move the fake clock on each check.
+    let retryLogged!: () => void;
+    const retrying = new Promise<void>((resolve) => {
+      retryLogged = resolve;
+    });
+    const logger = {
+      warn: (message: string) => {
+        if (message.includes("trying again in 500 ms")) retryLogged();
+      },
+    };
     vi.stubGlobal("fetch", server.fetch);
     try {
       const auth = createTokenManager({
@@ -139,12 +152,16 @@ describe("defaults", () => {
         rcAccessToken: server.parentToken,
         clock,
         random: () => 0,
+        logger,
       });
       server.fail("exchange", unavailable);
       const token = auth.getAccessToken();
-      await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1), { interval: 1 });
+      await retrying;
+      expect(vi.getTimerCount()).toBe(1);
       expect(server.calls.exchange).toBe(1);
-      await vi.advanceTimersByTimeAsync(500);
+      await vi.advanceTimersByTimeAsync(499);
+      expect(server.calls.exchange).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
       expect(await token).toMatch(/^ey/);
       expect(server.calls.exchange).toBe(2);
     } finally {
