@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     globalSetup: ["./test/setup/prism.ts"],
-    testTimeout: 20_000,
+    testTimeout: 60_000,
     // Type tests (*.test-d.ts) run under tsc as part of the run: a wrong type fails it (as openapi-fetch does).
     typecheck: { enabled: true, tsconfig: "./tsconfig.json" },
   },

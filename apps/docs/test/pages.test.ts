@@ -170,7 +170,7 @@ describe("API reference (dist/reference.html), offline", () => {
   for (const width of WIDTHS) {
     it(`shows every operation with its samples, both hosts on the landing, nothing overflowing at ${width} px`, async () => {
       const { page, requests, errors, close } = await open(new URL("reference.html", dist).href, width);
-      await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 20_000 });
+      await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 60_000 });
 
       // The landing: both hosts in the servers panel, the bundled document for download beside the page.
       const landing = await waitForText(page, ["Servers", ...hostUrls]);
@@ -255,7 +255,7 @@ describe("getting started (dist/index.html)", () => {
       await page.screenshot({ path: `${artifacts}getting-started-disk-${width}.png`, fullPage: true });
 
       await page.locator("a[href='reference.html']").first().click();
-      await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 20_000 });
+      await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 60_000 });
       expect(requests).toEqual([]);
       expect(errors).toEqual([]);
       await close();

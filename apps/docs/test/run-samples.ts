@@ -40,9 +40,10 @@ export async function runCurl(source: string, variables: Record<string, string>)
   const { stdout, stderr } = await run("bash", ["-c", CURL_PREAMBLE + source], {
     env: environment(variables),
     cwd: samplesDir,
-    timeout: 20_000,
-  }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
-    throw new Error(`curl sample failed: ${error.message}\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
+    timeout: 60_000,
+  }).catch((error: { stdout?: string; stderr?: string; message: string; killed?: boolean }) => {
+    const why = error.killed ? "stopped after 60 s without finishing" : error.message;
+    throw new Error(`curl sample failed: ${why}\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
   });
   return { stdout, stderr, statuses: [...stderr.matchAll(/^HTTP (\d{3})$/gm)].map((m) => Number(m[1])) };
 }
@@ -84,7 +85,7 @@ export async function runTypeScript(file: string, variables: Record<string, stri
   const { stdout, stderr } = await run(process.execPath, [file], {
     env: environment(variables),
     cwd: samplesDir,
-    timeout: 20_000,
+    timeout: 60_000,
   }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
     throw new Error(
       `TypeScript sample failed: ${error.message}\n${error.stdout ?? ""}\n${error.stderr ?? ""}`,

@@ -210,7 +210,7 @@ describe("the printed example", () => {
     const sandbox = await open();
     const text = describeSandbox(sandbox);
     const script = text.slice(text.indexOf("Try it with curl:") + 17, text.indexOf("Or with the client"));
-    const { stdout } = await run("bash", ["-eo", "pipefail", "-c", script], { timeout: 20_000 });
+    const { stdout } = await run("bash", ["-eo", "pipefail", "-c", script], { timeout: 60_000 });
     const accounts = JSON.parse(stdout) as unknown[];
     expect(accounts).toHaveLength(3);
     for (const account of accounts) expect(schemaProblems("Account", account)).toEqual([]);
@@ -227,7 +227,7 @@ describe("the printed example", () => {
     expect(source).toBe(typeScriptExample(sandbox.mainUrl, "sandbox-rc-token-ada").join("\n"));
     const { stdout } = await run(process.execPath, ["--input-type=module", "--eval", source], {
       cwd: new URL("..", import.meta.url),
-      timeout: 20_000,
+      timeout: 60_000,
     });
     expect(stdout.trim()).toBe("[ 'Sandbox Sales', 'Sandbox Support', 'Sandbox Legacy Line' ]");
   });

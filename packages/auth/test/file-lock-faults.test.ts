@@ -76,7 +76,7 @@ describe("the lock file when the file system refuses", () => {
     expect(reason).toMatchObject({ code: "store_failed", message: expect.stringMatching(/stale lock/) });
     expect((reason.cause as Error).message).toBe("Error (EPERM)");
     expect((await readdir(dir)).sort()).toEqual(["tokens.json.lock"]); // no takeover file left
-  }, 10_000);
+  }, 60_000);
 
   it("keeps a crashed takeover's file while the stale lock it was for cannot be removed", async () => {
     const path = join(dir, "tokens.json");
@@ -94,7 +94,7 @@ describe("the lock file when the file system refuses", () => {
     faults.rename = undefined;
     expect(await fileStore(path, { staleLockMs: 1_000 }).lock?.(async () => "held")).toBe("held");
     expect(await readdir(dir)).toEqual([]);
-  }, 10_000);
+  }, 60_000);
 
   it("removes a lock whose token it could not write, and fails with store_failed", async () => {
     const path = join(dir, "tokens.json");
@@ -141,7 +141,7 @@ describe("a takeover by another process", () => {
       .lock?.(async () => "held")
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "store_failed", message: expect.stringMatching(/300 ms/) });
-  }, 10_000);
+  }, 60_000);
 
   it("left by a crash is passed over once stale, one holder at a time, and nothing is left", async () => {
     for (let trial = 0; trial < 5; trial++) {

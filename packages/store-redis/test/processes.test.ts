@@ -20,7 +20,7 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-it("four processes on one Redis key make one refresh across an expiry", { timeout: 30_000 }, async () => {
+it("four processes on one Redis key make one refresh across an expiry", { timeout: 90_000 }, async () => {
   const key = freshKey();
   const redis = await connect();
   const first = createTokenManager({
