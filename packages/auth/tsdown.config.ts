@@ -1,8 +1,8 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  // index runs in browsers, Deno, Bun and workers; node holds the file store and may use node:*.
-  entry: ["src/index.ts", "src/node.ts"],
+  // index and store-kit run in browsers, Deno, Bun and workers; node holds the file store and may use node:*.
+  entry: ["src/index.ts", "src/node.ts", "src/store-kit.ts"],
   format: ["esm", "cjs"],
   platform: "neutral",
   target: "es2022",

@@ -66,6 +66,11 @@ export class EngageVoiceAuthError extends Error {
   }
 }
 
+/** A token store that could not do its part: the message says which part, the cause why. */
+export function storeFailed(message: string, cause?: unknown): EngageVoiceAuthError {
+  return new EngageVoiceAuthError("store_failed", message, cause === undefined ? {} : { cause });
+}
+
 /** The exchange endpoint refused the parent-platform token (or its form): get a new parent token. */
 export class ExchangeRejectedError extends EngageVoiceAuthError {
   declare readonly code: "exchange_rejected";

@@ -9,7 +9,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { link, lstat, mkdir, open, readFile, rename, rm, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
-import { EngageVoiceAuthError } from "./errors.js";
+import { storeFailed } from "./errors.js";
+import { type Lease, withLease } from "./lease.js";
 
 export interface FileLockOptions {
   /** A lock not touched for this long was left by a crashed or frozen process. */
@@ -25,10 +26,8 @@ interface Seen {
   ageMs: number;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
-const failed = (message: string, cause?: unknown) =>
-  new EngageVoiceAuthError("store_failed", message, cause === undefined ? {} : { cause });
+const failed = storeFailed;
 
 /** What is at `path` now, without following a symlink; `undefined` when nothing is. */
 async function inspect(path: string): Promise<Seen | undefined> {
@@ -136,7 +135,6 @@ export async function withFileLock<T>(
   { staleLockMs, lockTimeoutMs }: FileLockOptions,
   task: () => Promise<T>,
 ): Promise<T> {
-  const deadline = Date.now() + lockTimeoutMs;
   const token = randomBytes(16).toString("hex");
   try {
     await mkdir(dirname(lockPath), { recursive: true, mode: 0o700 });
@@ -144,54 +142,66 @@ export async function withFileLock<T>(
     throw failed("The token file's folder could not be made", error);
   }
   let blocker: unknown;
-  for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
-    if (await tryCreate(lockPath, token)) break;
-    const seen = await inspect(lockPath);
-    if (seen?.kind === "directory") throw failed("The token file's lock path is a directory: remove it");
-    // A dangling symlink or a file not touched for staleLockMs was left behind: remove it, then compete.
-    // A takeover under way elsewhere is waited for like a held lock, never spun on.
-    if (seen && (seen.kind === "other" || seen.ageMs > staleLockMs)) {
+  async function take(): Promise<boolean> {
+    for (;;) {
+      if (await tryCreate(lockPath, token)) return true;
+      const seen = await inspect(lockPath);
+      if (seen?.kind === "directory") throw failed("The token file's lock path is a directory: remove it");
+      // A dangling symlink or a file not touched for staleLockMs was left behind: remove it, then
+      // compete. A takeover under way elsewhere is waited for like a held lock, never spun on.
+      const abandoned = seen && (seen.kind === "other" || seen.ageMs > staleLockMs);
+      if (!abandoned) return false;
       // A stale lock that cannot be removed now (a file of another user, a file open on Windows)
       // may be removable later: it is waited for like a held lock, and the reason is kept.
       const removed = await takeOverStale(lockPath, seen, staleLockMs).catch((error: unknown) => {
         blocker = error;
         return false;
       });
-      if (removed) continue;
+      if (!removed) return false;
     }
-    if (Date.now() > deadline) {
-      throw failed(`The token file stayed locked for ${lockTimeoutMs} ms`, blocker);
-    }
-    await pause(wait / 2 + Math.random() * wait);
   }
   // A renewal with retries can outlast staleLockMs: touching the lock keeps it from looking abandoned.
   // Only a lock that still holds our token is touched, through a handle that does not follow symlinks.
-  const touch = async () => {
-    const handle = await open(lockPath, constants.O_RDWR | (constants.O_NOFOLLOW ?? 0)).catch(
-      () => undefined,
-    );
-    if (!handle) return;
+  async function touch(): Promise<boolean> {
+    let handle: Awaited<ReturnType<typeof open>>;
     try {
-      if ((await handle.readFile("utf8")) === token) await handle.utimes(new Date(), new Date());
+      handle = await open(lockPath, constants.O_RDWR | (constants.O_NOFOLLOW ?? 0));
+    } catch (error) {
+      // Gone, or a symlink swapped in: not ours any more. Anything else may pass by the next beat.
+      if (codeOf(error) === "ENOENT" || codeOf(error) === "ELOOP") return false;
+      throw error;
+    }
+    try {
+      if ((await handle.readFile("utf8")) !== token) return false;
+      await handle.utimes(new Date(), new Date());
+      return true;
     } finally {
       await handle.close();
     }
-  };
-  // One touch at a time, and none still under way once the lock is released.
-  let touching: Promise<void> = Promise.resolve();
-  const heartbeat = setInterval(
-    () => {
-      touching = touching.then(touch).catch(() => {});
-    },
-    Math.floor(staleLockMs / 3),
-  ) as { unref?: () => void };
-  heartbeat.unref?.();
-  try {
-    return await task();
-  } finally {
-    clearInterval(heartbeat as Parameters<typeof clearInterval>[0]);
-    await touching;
-    // A lock taken over while we were frozen is someone else's now: only our own is removed.
-    if ((await tokenIn(lockPath)) === token) await unlink(lockPath).catch(() => {});
   }
+  // A touch that read our token just before the release would set the next holder's lock's times:
+  // the release waits for the last touch.
+  let touching: Promise<unknown> = Promise.resolve();
+  const lease: Lease = {
+    take,
+    renew() {
+      const touched = touch();
+      touching = touched.catch(() => {});
+      return touched;
+    },
+    // A lock taken over while we were frozen is someone else's now: only our own is removed.
+    async release() {
+      await touching;
+      if ((await tokenIn(lockPath)) === token) await unlink(lockPath);
+    },
+  };
+  return withLease(
+    lease,
+    {
+      timeoutMs: lockTimeoutMs,
+      renewEveryMs: Math.floor(staleLockMs / 3),
+      timedOut: () => failed(`The token file stayed locked for ${lockTimeoutMs} ms`, blocker),
+    },
+    task,
+  );
 }

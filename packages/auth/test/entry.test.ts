@@ -34,6 +34,12 @@ describe("package entries", () => {
     expect(modules).not.toContain(join(root, "src/node.ts"));
   });
 
+  it("keeps the store kit free of Node-only modules: a store for Deno, Bun or a worker can use it", () => {
+    const modules = [...graph(join(root, "src/store-kit.ts"))];
+    expect(modules.filter((m) => !m.startsWith("/"))).toEqual(["@engage-voice/client"]);
+    expect(modules).not.toContain(join(root, "src/node.ts"));
+  });
+
   it("exports the fixed public names", () => {
     for (const name of [
       "createTokenManager",
@@ -46,11 +52,12 @@ describe("package entries", () => {
     }
   });
 
-  it("maps the main entry and ./node subpath, types first, for import and require", () => {
+  it("maps the main entry and the ./node and ./store-kit subpaths, types first, for import and require", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
     for (const [subpath, file] of [
       [".", "index"],
       ["./node", "node"],
+      ["./store-kit", "store-kit"],
     ]) {
       const target = pkg.exports[subpath as string];
       expect(Object.keys(target.import)).toEqual(["types", "default"]);

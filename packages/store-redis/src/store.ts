@@ -1,4 +1,12 @@
-import { EngageVoiceAuthError, fromStored, type TokenSet, type TokenStore } from "@engage-voice/auth";
+import {
+  fromStored,
+  integer,
+  invalidOptions,
+  requireText,
+  storeFailed,
+  type TokenSet,
+  type TokenStore,
+} from "@engage-voice/auth/store-kit";
 import { bounded } from "./bounded.js";
 import type { RedisLike } from "./client.js";
 import { withRedisLock } from "./lock.js";
@@ -22,36 +30,27 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number;
 }
 
-const invalid = (message: string) => new EngageVoiceAuthError("invalid_options", message);
-
 const HOUR = 3_600_000;
 
 function check(options: RedisStoreOptions): Required<RedisStoreOptions> {
-  if (typeof options !== "object" || options === null) throw invalid("redisStore() needs { client }");
-  const {
-    client,
-    key = "engage-voice:tokens",
-    lockTtlMs = 15_000,
-    lockTimeoutMs = 120_000,
-    commandTimeoutMs = 5_000,
-  } = options;
+  if (typeof options !== "object" || options === null) throw invalidOptions("redisStore() needs { client }");
+  const given = options;
+  const { client } = given;
   const methods = ["get", "set", "del", "eval"] as const;
   if (typeof client !== "object" || client === null || methods.some((m) => typeof client[m] !== "function")) {
-    throw invalid("redisStore() needs a Redis client with get, set, del and eval (node-redis v5 fits)");
+    throw invalidOptions(
+      "redisStore() needs a Redis client with get, set, del and eval (node-redis v5 fits)",
+    );
   }
-  if (typeof key !== "string" || key === "") throw invalid("key must be a non-empty string");
-  // Bounded above too: a TTL of hours would let a crashed holder block renewals that long, and a
-  // timeout past the platform's timer range would fire at once.
-  if (!Number.isInteger(lockTtlMs) || lockTtlMs < 30 || lockTtlMs > HOUR) {
-    throw invalid("lockTtlMs must be an integer from 30 to 3600000");
-  }
-  if (!Number.isInteger(lockTimeoutMs) || lockTimeoutMs < 0 || lockTimeoutMs > HOUR) {
-    throw invalid("lockTimeoutMs must be an integer from 0 to 3600000");
-  }
-  if (!Number.isInteger(commandTimeoutMs) || commandTimeoutMs < 10 || commandTimeoutMs > 60_000) {
-    throw invalid("commandTimeoutMs must be an integer from 10 to 60000");
-  }
-  return { client, key, lockTtlMs, lockTimeoutMs, commandTimeoutMs };
+  return {
+    client,
+    key: given.key === undefined ? "engage-voice:tokens" : requireText(given.key, "key"),
+    // Bounded above too: a TTL of hours would let a crashed holder block renewals that long, and a
+    // timeout past the platform's timer range would fire at once.
+    lockTtlMs: integer("lockTtlMs", given.lockTtlMs, 15_000, 30, HOUR),
+    lockTimeoutMs: integer("lockTimeoutMs", given.lockTimeoutMs, 120_000, 0, HOUR),
+    commandTimeoutMs: integer("commandTimeoutMs", given.commandTimeoutMs, 5_000, 10, 60_000),
+  };
 }
 
 /** The stored JSON as a token set (printing itself redacted), or `undefined` when it is not one. */
@@ -64,8 +63,7 @@ function parse(text: unknown): TokenSet | undefined {
   }
 }
 
-const failed = (message: string, cause: unknown) =>
-  new EngageVoiceAuthError("store_failed", message, { cause });
+const failed = storeFailed;
 
 // Compare-and-set in one atomic script: a set never replaces a stored one of a higher `sequence`,
 // or of the same one with another access token (a later renewal's), so a holder that lost its lock

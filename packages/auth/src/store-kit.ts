@@ -1,0 +1,8 @@
+// `@engage-voice/auth/store-kit`: what a token store needs to behave like the ones this project ships
+// (the file store, `@engage-voice/store-redis`): one lease loop for its lock, and the same typed
+// errors for bad options and failed store calls. Runs wherever the main entry runs.
+export { EngageVoiceAuthError, storeFailed } from "./errors.js";
+export { FIRST_WAIT_MS, LAST_WAIT_MS, type Lease, type LeaseTiming, withLease } from "./lease.js";
+export { integer, invalid as invalidOptions, optionsOf, requireText } from "./options.js";
+export type { TokenStore } from "./store.js";
+export { fromStored, type TokenSet } from "./tokens.js";
