@@ -18,14 +18,18 @@ let prism;
 let stopRequested = false;
 const stop = async () => {
   stopRequested = true;
-  if (!prism) return;
+  if (!prism) {
+    return;
+  }
   await prism.stop();
   process.exit(0);
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 prism = await startPrism({ port, verbose: "info", stdio: "inherit" });
-if (stopRequested) await stop();
+if (stopRequested) {
+  await stop();
+}
 console.log(`\nPrism mock of both hosts (contact-center and deprecated login): ${prism.url}`);
 console.log("Requests that break the contract answer 4xx/422 with the reason in the sl-violations header.");
 console.log(

@@ -37,8 +37,9 @@ export function portInUse(port) {
 async function waitUntilReady(url, child, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null)
+    if (child.exitCode !== null) {
       throw new Error(`Prism exited with code ${child.exitCode} before it was ready`);
+    }
     try {
       await fetch(url, { signal: AbortSignal.timeout(1000) });
       return;
@@ -66,7 +67,9 @@ export async function startPrism({
   const listenPort = port ?? (await freePort());
   const args = upstream ? ["proxy", spec, upstream] : ["mock", spec];
   args.push("--host", "127.0.0.1", "--port", String(listenPort), "-v", verbose);
-  if (errors) args.push("--errors");
+  if (errors) {
+    args.push("--errors");
+  }
   const child = spawn(process.execPath, [entry, ...args], { stdio: ["ignore", stdio, stdio] });
   let output = "";
   if (stdio === "pipe") {
@@ -76,7 +79,9 @@ export async function startPrism({
   const url = `http://127.0.0.1:${listenPort}`;
   const stop = () =>
     new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      if (child.exitCode !== null || child.signalCode !== null) {
+        return resolve();
+      }
       child.once("exit", () => resolve());
       child.kill("SIGTERM");
       setTimeout(() => child.kill("SIGKILL"), 3000).unref();

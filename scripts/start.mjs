@@ -15,7 +15,9 @@ const ephemeral = process.argv.includes("--ephemeral-ports");
 
 /** The usual port when it is free, another free one otherwise. */
 function port(preferred) {
-  if (ephemeral) return freePort();
+  if (ephemeral) {
+    return freePort();
+  }
   return new Promise((resolve) => {
     const probe = createServer();
     probe.once("error", () => freePort().then(resolve));
@@ -47,7 +49,9 @@ Ctrl-C stops everything.`);
 
 let stopping = false;
 async function stop() {
-  if (stopping) return;
+  if (stopping) {
+    return;
+  }
   stopping = true;
   await Promise.all([prism.stop(), docs.stop(), sandbox.stop()]);
   process.exit(0);

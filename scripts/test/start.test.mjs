@@ -18,8 +18,12 @@ before(async () => {
   child.stderr.on("data", (chunk) => (output += chunk));
   const deadline = Date.now() + 60_000;
   while (!output.includes("Ctrl-C stops everything.")) {
-    if (child.exitCode !== null) throw new Error(`start.mjs exited early:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`start.mjs was not ready in 60 s:\n${output}`);
+    if (child.exitCode !== null) {
+      throw new Error(`start.mjs exited early:\n${output}`);
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`start.mjs was not ready in 60 s:\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 });
@@ -40,7 +44,9 @@ const url = (label) => {
 };
 
 test("serves only on 127.0.0.1 and prints every URL", () => {
-  for (const label of ["\\{base_url\\}", "\\{legacy_base_url\\}", "API reference", "Prism mock"]) url(label);
+  for (const label of ["\\{base_url\\}", "\\{legacy_base_url\\}", "API reference", "Prism mock"]) {
+    url(label);
+  }
   assert.doesNotMatch(output, /http:\/\/(?!127\.0\.0\.1)/);
 });
 

@@ -12,10 +12,14 @@ const changesets = join(spec, "..", ".changeset");
 /** Whether a pending changeset bumps @engage-voice/spec by a major version. */
 export async function majorChangesetPending(folder = changesets) {
   for (const name of await readdir(folder)) {
-    if (!name.endsWith(".md") || name === "README.md") continue;
+    if (!name.endsWith(".md") || name === "README.md") {
+      continue;
+    }
     const text = await readFile(join(folder, name), "utf8");
     const front = text.split(/^---$/m)[1] ?? "";
-    if (/^\s*["']?@engage-voice\/spec["']?\s*:\s*major\s*$/m.test(front)) return true;
+    if (/^\s*["']?@engage-voice\/spec["']?\s*:\s*major\s*$/m.test(front)) {
+      return true;
+    }
   }
   return false;
 }
@@ -41,12 +45,16 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(
       `contract: ${changes.length} breaking change(s) since ${releasedVersion}, with a major changeset:`,
     );
-    for (const change of changes) console.log(`  ${change}`);
+    for (const change of changes) {
+      console.log(`  ${change}`);
+    }
   } else {
     console.error(
       `contract: ${changes.length} breaking change(s) since ${releasedVersion} without a major changeset for @engage-voice/spec:`,
     );
-    for (const change of changes) console.error(`  ${change}`);
+    for (const change of changes) {
+      console.error(`  ${change}`);
+    }
     console.error(
       "Undo them, or run `pnpm changeset`, pick @engage-voice/spec, major, and name each changed operation.",
     );

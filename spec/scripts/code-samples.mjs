@@ -31,7 +31,9 @@ const SCHEME_PLACEHOLDERS = { bearerAuth: "ACCESS_TOKEN", apiToken: "API_TOKEN" 
 const PATH_SAFE = /^[A-Za-z0-9._~:-]+$/;
 
 const resolve = (document, node) => {
-  if (!node?.$ref) return node;
+  if (!node?.$ref) {
+    return node;
+  }
   const target = node.$ref
     .replace(/^#\//, "")
     .split("/")
@@ -41,15 +43,23 @@ const resolve = (document, node) => {
 
 /** A fixed value (a const, a one-value enum or a flag), or undefined for one the reader supplies. */
 function fixedValue(schema, example) {
-  if (schema?.const !== undefined) return schema.const;
-  if (schema?.enum?.length === 1) return schema.enum[0];
-  if (schema?.type === "boolean") return example ?? true;
+  if (schema?.const !== undefined) {
+    return schema.const;
+  }
+  if (schema?.enum?.length === 1) {
+    return schema.enum[0];
+  }
+  if (schema?.type === "boolean") {
+    return example ?? true;
+  }
   return undefined;
 }
 
 function placeholder(name, where) {
   const variable = PLACEHOLDERS[name];
-  if (!variable) throw new Error(`${where}: no placeholder for "${name}"; add one to PLACEHOLDERS`);
+  if (!variable) {
+    throw new Error(`${where}: no placeholder for "${name}"; add one to PLACEHOLDERS`);
+  }
   return variable;
 }
 
@@ -58,7 +68,9 @@ function describe(document, path, method, operation) {
   const where = `${method.toUpperCase()} ${path}`;
   const server = (operation.servers ?? document.servers)[0];
   const variable = server.url.match(/^\{(\w+)\}$/)?.[1];
-  if (!variable) throw new Error(`${where}: the server url must be one variable`);
+  if (!variable) {
+    throw new Error(`${where}: the server url must be one variable`);
+  }
   const inputs = (operation.parameters ?? []).map((p) => resolve(document, p));
   const param = (p) => {
     const fixed = fixedValue(p.schema, p.example);
@@ -71,12 +83,17 @@ function describe(document, path, method, operation) {
   const query = inputs.filter((p) => p.in === "query").map(param);
   const pathParams = inputs.filter((p) => p.in === "path").map(param);
   for (const p of inputs.filter((p) => p.in === "path")) {
-    if (!PATH_SAFE.test(String(p.example))) throw new Error(`${where}: ${p.name} needs percent-encoding`);
+    if (!PATH_SAFE.test(String(p.example))) {
+      throw new Error(`${where}: ${p.name} needs percent-encoding`);
+    }
   }
-  if (inputs.some((p) => p.in !== "query" && p.in !== "path"))
+  if (inputs.some((p) => p.in !== "query" && p.in !== "path")) {
     throw new Error(`${where}: unsupported parameter`);
+  }
   const content = operation.requestBody?.content;
-  if (content && !content[FORM]) throw new Error(`${where}: only form bodies are supported`);
+  if (content && !content[FORM]) {
+    throw new Error(`${where}: only form bodies are supported`);
+  }
   const formSchema = content && resolve(document, content[FORM].schema);
   const form = formSchema
     ? Object.entries(formSchema.properties).map(([name, schema]) => {
@@ -106,7 +123,9 @@ function describe(document, path, method, operation) {
  * comes from the document (URLs, names, constants), so anything the quotes would not protect is refused.
  */
 function quote(text) {
-  if (/["'`\\]|\$(?![A-Z_]+)/.test(text)) throw new Error(`cannot quote ${text} for the shell`);
+  if (/["'`\\]|\$(?![A-Z_]+)/.test(text)) {
+    throw new Error(`cannot quote ${text} for the shell`);
+  }
   return text.includes("$") ? `"${text}"` : `'${text}'`;
 }
 
@@ -116,15 +135,18 @@ function curl(op) {
     ? `?${fixedQuery.map((q) => `${q.name}=${encodeURIComponent(q.value)}`).join("&")}`
     : "";
   let path = op.path;
-  for (const p of op.pathParams) path = path.replace(`{${p.name}}`, p.variable ? `$${p.variable}` : p.value);
+  for (const p of op.pathParams) {
+    path = path.replace(`{${p.name}}`, p.variable ? `$${p.variable}` : p.value);
+  }
   const lines = [];
   if (op.query.some((q) => q.variable)) {
     lines.push("# --url-query (curl 7.87 or later) percent-encodes each value, as the endpoint needs");
   }
   const method = op.form.length ? "" : op.method === "get" ? "" : `-X ${op.method.toUpperCase()} `;
   lines.push(`curl ${method}${quote(`${op.baseUrl}${path}${search}`)}`);
-  for (const q of op.query.filter((q) => q.variable))
+  for (const q of op.query.filter((q) => q.variable)) {
     lines.push(`  --url-query ${quote(`${q.name}=$${q.variable}`)}`);
+  }
   if (op.security) {
     const header =
       op.security.scheme.type === "http"
@@ -149,7 +171,9 @@ const literal = (field) => (field.variable ? env(field.variable) : JSON.stringif
 const object = (fields, indent) => {
   const entries = fields.map((f) => `${f.name}: ${literal(f)}`);
   const line = `{ ${entries.join(", ")} }`;
-  if (line.length <= 60) return line;
+  if (line.length <= 60) {
+    return line;
+  }
   return `{\n${entries.map((e) => `${indent}  ${e},`).join("\n")}\n${indent}}`;
 };
 
@@ -175,16 +199,26 @@ function typescript(op) {
     );
   } else {
     setup.push(`const client = ${factory}({ baseUrl });`);
-    if (op.security)
+    if (op.security) {
       init.push(`headers: { Authorization: \`Bearer \${process.env.${op.security.variable}}\` },`);
+    }
   }
   imports.push(`import { ${factory} } from "@engage-voice/client";`);
   const params = [];
-  if (op.pathParams.length) params.push(`path: ${object(op.pathParams, "    ")}`);
-  if (op.query.length) params.push(`query: ${object(op.query, "    ")}`);
-  if (params.length === 1 && !params[0].includes("\n")) init.push(`params: { ${params[0]} },`);
-  else if (params.length) init.push(`params: {\n${params.map((p) => `    ${p},`).join("\n")}\n  },`);
-  if (op.form.length) init.push(`body: ${object(op.form, "  ")},`);
+  if (op.pathParams.length) {
+    params.push(`path: ${object(op.pathParams, "    ")}`);
+  }
+  if (op.query.length) {
+    params.push(`query: ${object(op.query, "    ")}`);
+  }
+  if (params.length === 1 && !params[0].includes("\n")) {
+    init.push(`params: { ${params[0]} },`);
+  } else if (params.length) {
+    init.push(`params: {\n${params.map((p) => `    ${p},`).join("\n")}\n  },`);
+  }
+  if (op.form.length) {
+    init.push(`body: ${object(op.form, "  ")},`);
+  }
   const call = `await client.${op.method.toUpperCase()}(${JSON.stringify(op.path)}`;
   const request = init.length ? [`${call}, {`, ...init.map((line) => `  ${line}`), "});"] : [`${call});`];
   return [
@@ -202,7 +236,9 @@ export function codeSamples(document) {
   const samples = {};
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of METHODS) {
-      if (!item[method]) continue;
+      if (!item[method]) {
+        continue;
+      }
       const op = describe(document, path, method, item[method]);
       samples[`${method.toUpperCase()} ${path}`] = [
         { lang: "Shell", label: "curl", source: curl(op) },
@@ -215,8 +251,9 @@ export function codeSamples(document) {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const file = process.argv[2];
-  if (!file?.endsWith(".json"))
+  if (!file?.endsWith(".json")) {
     throw new Error("usage: node scripts/code-samples.mjs <bundled openapi.json>");
+  }
   const document = JSON.parse(await readFile(file, "utf8"));
   const samples = codeSamples(document);
   for (const [key, list] of Object.entries(samples)) {

@@ -8,8 +8,12 @@ const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "tr
 /** Follows local `$ref`s (`#/components/...`), however deep; a cycle ends as an empty schema. */
 function resolver(document) {
   const follow = (value, seen = new Set()) => {
-    if (!value || typeof value !== "object" || typeof value.$ref !== "string") return value;
-    if (seen.has(value.$ref) || !value.$ref.startsWith("#/")) return {};
+    if (!value || typeof value !== "object" || typeof value.$ref !== "string") {
+      return value;
+    }
+    if (seen.has(value.$ref) || !value.$ref.startsWith("#/")) {
+      return {};
+    }
     seen.add(value.$ref);
     const target = value.$ref
       .slice(2)
@@ -24,7 +28,9 @@ function resolver(document) {
 function typesOf(schema, follow) {
   if (schema.type !== undefined) {
     const types = new Set(Array.isArray(schema.type) ? schema.type : [schema.type]);
-    if (types.has("number")) types.add("integer");
+    if (types.has("number")) {
+      types.add("integer");
+    }
     return types;
   }
   for (const key of ["anyOf", "oneOf"]) {
@@ -32,8 +38,12 @@ function typesOf(schema, follow) {
       const all = new Set();
       for (const part of schema[key]) {
         const types = typesOf(follow(part) ?? {}, follow);
-        if (!types) return undefined;
-        for (const type of types) all.add(type);
+        if (!types) {
+          return undefined;
+        }
+        for (const type of types) {
+          all.add(type);
+        }
       }
       return all;
     }
@@ -62,12 +72,16 @@ function compareSchemas(
   // A recursive schema (a user's children are users) is compared once per pair of references.
   const pair = `${oldSchema?.$ref ?? ""}|${newSchema?.$ref ?? ""}|${direction}`;
   if (oldSchema?.$ref && newSchema?.$ref) {
-    if (seen.has(pair)) return;
+    if (seen.has(pair)) {
+      return;
+    }
     seen = new Set(seen).add(pair);
   }
   const before = oldDoc.follow(oldSchema) ?? {};
   const after = newDoc.follow(newSchema) ?? {};
-  if (depth > 12) return;
+  if (depth > 12) {
+    return;
+  }
   const oldTypes = typesOf(before, oldDoc.follow);
   const newTypes = typesOf(after, newDoc.follow);
   // A request's types may only widen (the server accepts what clients send); a response's may only
@@ -79,7 +93,9 @@ function compareSchemas(
   if (Array.isArray(before.enum)) {
     const now = new Set(Array.isArray(after.enum) ? after.enum : []);
     const removed = Array.isArray(after.enum) ? before.enum.filter((value) => !now.has(value)) : [];
-    for (const value of removed) changes.push(`${where}: enum value ${JSON.stringify(value)} removed`);
+    for (const value of removed) {
+      changes.push(`${where}: enum value ${JSON.stringify(value)} removed`);
+    }
     if (direction === "response" && !Array.isArray(after.enum)) {
       changes.push(`${where}: enum removed (any value may now come back)`);
     }
@@ -92,13 +108,16 @@ function compareSchemas(
   if (direction === "request") {
     const required = new Set(before.required ?? []);
     for (const name of after.required ?? []) {
-      if (!required.has(name)) changes.push(`${where}: property ${name} made required`);
+      if (!required.has(name)) {
+        changes.push(`${where}: property ${name} made required`);
+      }
     }
   } else {
     const required = new Set(after.required ?? []);
     for (const name of before.required ?? []) {
-      if (!required.has(name) && before.properties?.[name])
+      if (!required.has(name) && before.properties?.[name]) {
         changes.push(`${where}: property ${name} no longer always present`);
+      }
     }
   }
   for (const [name, property] of Object.entries(before.properties ?? {})) {
@@ -134,7 +153,9 @@ function operations(document) {
   const list = new Map();
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
-      if (item[method]) list.set(`${method.toUpperCase()} ${path}`, { item, operation: item[method] });
+      if (item[method]) {
+        list.set(`${method.toUpperCase()} ${path}`, { item, operation: item[method] });
+      }
     }
   }
   return list;
@@ -170,7 +191,9 @@ export function breakingChanges(oldDocument, newDocument) {
         changes.push(`${key}: parameter ${id} removed`);
         continue;
       }
-      if (next.required && !parameter.required) changes.push(`${key}: parameter ${id} made required`);
+      if (next.required && !parameter.required) {
+        changes.push(`${key}: parameter ${id} made required`);
+      }
       compareSchemas(
         oldDoc,
         newDoc,
@@ -182,17 +205,22 @@ export function breakingChanges(oldDocument, newDocument) {
       );
     }
     for (const [id, parameter] of newParameters) {
-      if (!oldParameters.has(id) && parameter.required)
+      if (!oldParameters.has(id) && parameter.required) {
         changes.push(`${key}: required parameter ${id} added`);
+      }
     }
     const oldBody = oldDoc.follow(old.operation.requestBody);
     const newBody = newDoc.follow(now.operation.requestBody);
-    if (newBody?.required && !oldBody?.required) changes.push(`${key}: request body made required`);
+    if (newBody?.required && !oldBody?.required) {
+      changes.push(`${key}: request body made required`);
+    }
     for (const [type, media] of Object.entries(oldBody?.content ?? {})) {
       const next = newBody?.content?.[type];
-      if (!next) changes.push(`${key}: request body ${type} no longer accepted`);
-      else
+      if (!next) {
+        changes.push(`${key}: request body ${type} no longer accepted`);
+      } else {
         compareSchemas(oldDoc, newDoc, media.schema, next.schema, `${key}: request body`, "request", changes);
+      }
     }
     for (const [status, response] of Object.entries(old.operation.responses ?? {})) {
       const next = now.operation.responses?.[status];
@@ -204,8 +232,9 @@ export function breakingChanges(oldDocument, newDocument) {
       const newContent = newDoc.follow(next).content ?? {};
       for (const [type, media] of Object.entries(oldContent)) {
         const nextMedia = newContent[type];
-        if (!nextMedia) changes.push(`${key}: response ${status} ${type} removed`);
-        else
+        if (!nextMedia) {
+          changes.push(`${key}: response ${status} ${type} removed`);
+        } else {
           compareSchemas(
             oldDoc,
             newDoc,
@@ -215,6 +244,7 @@ export function breakingChanges(oldDocument, newDocument) {
             "response",
             changes,
           );
+        }
       }
     }
   }

@@ -10,6 +10,7 @@ document.info.version = version;
 await writeFile(json, `${JSON.stringify(document, null, 2)}\n`);
 const text = await readFile(yaml, "utf8");
 const stamped = text.replace(/^(info:\n(?:[ ]{2}.*\n)*?[ ]{2}version:)[^\n]*$/m, `$1 ${version}`);
-if (stamped === text && !text.includes(`version: ${version}`))
+if (stamped === text && !text.includes(`version: ${version}`)) {
   throw new Error("info.version not found in dist/openapi.yaml");
+}
 await writeFile(yaml, stamped);

@@ -22,7 +22,9 @@ const silent = {};
 /** A manager on the target that already holds a valid token, or why there is none. */
 async function readyManager(target: Target) {
   const auth = await loadAuth();
-  if (typeof auth === "string") return auth;
+  if (typeof auth === "string") {
+    return auth;
+  }
   const manager = auth.createTokenManager({
     baseUrl: target.baseUrl,
     rcAccessToken: "parent-platform-token",
@@ -36,7 +38,9 @@ async function readyManager(target: Target) {
 /** The client with the auth middleware, its manager holding a valid token before the first timed call. */
 export async function authContender(target: Target): Promise<Contender> {
   const manager = await readyManager(target);
-  if (typeof manager === "string") return { name: NAMES.clientAuth, skipped: manager };
+  if (typeof manager === "string") {
+    return { name: NAMES.clientAuth, skipped: manager };
+  }
   const client = createClient({ baseUrl: target.baseUrl, fetch: target.fetch });
   client.use(manager.middleware);
   return {
@@ -49,7 +53,9 @@ export async function authContender(target: Target): Promise<Contender> {
 /** The same, with the manager's fetch as the client's fetch instead of its middleware. */
 export async function authFetchContender(target: Target): Promise<Contender> {
   const manager = await readyManager(target);
-  if (typeof manager === "string") return { name: NAMES.clientAuthFetch, skipped: manager };
+  if (typeof manager === "string") {
+    return { name: NAMES.clientAuthFetch, skipped: manager };
+  }
   const client = createClient({ baseUrl: target.baseUrl, fetch: manager.fetch });
   return {
     name: NAMES.clientAuthFetch,
@@ -67,7 +73,9 @@ const LIFETIME_MS = 5 * 60_000;
  */
 export async function coalescingSubject(): Promise<CoalescingSubject | string> {
   const auth = await loadAuth();
-  if (typeof auth === "string") return auth;
+  if (typeof auth === "string") {
+    return auth;
+  }
   let now = Date.now();
   let tokenCalls = 0;
   const fetch = async (request: Request) => {

@@ -26,8 +26,9 @@ function limit(value: unknown, where: string): number {
 /** Reads and checks the budget file: `{ "budgets": [{ "name", "minified", "gzip" }] }`. */
 export function parseBudgets(json: unknown): Budget[] {
   const list = (json as { budgets?: unknown } | null)?.budgets;
-  if (!Array.isArray(list) || list.length === 0)
+  if (!Array.isArray(list) || list.length === 0) {
     throw new BudgetFileError("budgets must be a non-empty array");
+  }
   return list.map((item: unknown, index) => {
     const entry = item as Partial<Record<keyof Budget, unknown>> | null;
     if (typeof entry?.name !== "string" || entry.name === "") {
@@ -66,7 +67,9 @@ export function checkBudgets(
 ): BudgetResult[] {
   return budgets.map((budget) => {
     const measured = sizes.find((s) => s.name === budget.name);
-    if (!measured) return { name: budget.name, budget, problems: ["no bundle was measured"] };
+    if (!measured) {
+      return { name: budget.name, budget, problems: ["no bundle was measured"] };
+    }
     if (!isSize(measured)) {
       return { name: budget.name, budget, problems: [`could not be bundled: ${measured.errors.join("; ")}`] };
     }
@@ -74,8 +77,9 @@ export function checkBudgets(
     if (measured.minified > budget.minified) {
       problems.push(`minified ${measured.minified} B is over its budget of ${budget.minified} B`);
     }
-    if (measured.gzip > budget.gzip)
+    if (measured.gzip > budget.gzip) {
       problems.push(`min+gzip ${measured.gzip} B is over its budget of ${budget.gzip} B`);
+    }
     return { name: budget.name, size: measured, budget, problems };
   });
 }

@@ -37,7 +37,9 @@ function timeOnce(args: string[]): number {
   const started = performance.now();
   const result = spawnSync(process.execPath, args, { stdio: "ignore" });
   const elapsed = performance.now() - started;
-  if (result.status !== 0) throw new Error(`node ${args.join(" ")} exited ${result.status}`);
+  if (result.status !== 0) {
+    throw new Error(`node ${args.join(" ")} exited ${result.status}`);
+  }
   return elapsed;
 }
 
@@ -49,7 +51,9 @@ export function measureStart(runs = 25): StartTimes {
   for (let round = -2; round < runs; round++) {
     for (const [name, args] of Object.entries(commands) as [keyof typeof commands, string[]][]) {
       const elapsed = timeOnce(args);
-      if (round >= 0) times[name].push(elapsed);
+      if (round >= 0) {
+        times[name].push(elapsed);
+      }
     }
   }
   return { runs, nodeMs: median(times.node), versionMs: median(times.version), helpMs: median(times.help) };
@@ -57,7 +61,9 @@ export function measureStart(runs = 25): StartTimes {
 
 export async function measureCliSizes(): Promise<CliSizes> {
   let distBytes = 0;
-  for (const file of await readdir(CLI_DIST)) distBytes += (await stat(join(CLI_DIST, file))).size;
+  for (const file of await readdir(CLI_DIST)) {
+    distBytes += (await stat(join(CLI_DIST, file))).size;
+  }
   const result = await build({
     entryPoints: [join(CLI_DIST, "cli.js")],
     bundle: true,

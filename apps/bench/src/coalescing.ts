@@ -66,8 +66,9 @@ export async function measureCoalescing(
   async function crossExpiry(run: () => Promise<string>): Promise<number[]> {
     const before = await burst(getToken, concurrency);
     const oldToken = before.tokens[0];
-    if (before.tokens.some((t) => t !== oldToken))
+    if (before.tokens.some((t) => t !== oldToken)) {
       throw new Error("callers with a valid token got different tokens");
+    }
     await subject.expire();
     const calls = subject.tokenCalls();
     const after = await burst(run, concurrency);
@@ -78,8 +79,12 @@ export async function measureCoalescing(
     return after.latencies;
   }
 
-  for (let i = 0; i < expiries; i++) across.push(...(await crossExpiry(getToken)));
-  for (let i = 0; i < expiries; i++) await crossExpiry(call);
+  for (let i = 0; i < expiries; i++) {
+    across.push(...(await crossExpiry(getToken)));
+  }
+  for (let i = 0; i < expiries; i++) {
+    await crossExpiry(call);
+  }
   const validMedianMs = median(valid);
   const validP99Ms = quantile(valid, 0.99);
   return {

@@ -43,7 +43,9 @@ function raw({ baseUrl, fetch }: Target): Contender {
     name: NAMES.raw,
     call: async () => {
       const response = await fetch(url, { headers: { Authorization: BEARER } });
-      if (!response.ok) throw new Error(`raw fetch answered ${response.status}`);
+      if (!response.ok) {
+        throw new Error(`raw fetch answered ${response.status}`);
+      }
       return response.json();
     },
   };
@@ -131,9 +133,12 @@ export async function contenders(target: Target, extra: Contender[] = []): Promi
 export async function verify(list: Contender[], expected: unknown): Promise<void> {
   const want = JSON.stringify(expected);
   for (const contender of list) {
-    if (!contender.call) continue;
+    if (!contender.call) {
+      continue;
+    }
     const got = JSON.stringify(await contender.call());
-    if (got !== want)
+    if (got !== want) {
       throw new Error(`${contender.name} did not read the account list (got ${got.slice(0, 80)})`);
+    }
   }
 }

@@ -36,7 +36,9 @@ export async function startLocalServer(timeoutMs = 10_000): Promise<LocalServer>
   return {
     url: `http://127.0.0.1:${port}`,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null) {
+        return;
+      }
       const exited = once(child, "exit");
       child.disconnect();
       const timer = setTimeout(() => child.kill(), 2_000);

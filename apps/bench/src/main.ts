@@ -55,8 +55,9 @@ try {
 }
 const only = values.only?.split(",").map((s) => s.trim()) ?? [...SECTIONS];
 const unknown = only.filter((s) => !(SECTIONS as readonly string[]).includes(s));
-if (unknown.length > 0)
+if (unknown.length > 0) {
   usage(`Unknown section ${unknown.join(", ")}; the sections are ${SECTIONS.join(", ")}`);
+}
 const runs = (section: Section) => only.includes(section);
 
 const started = performance.now();
@@ -162,7 +163,9 @@ if (runs("size")) {
   for (const entry of [...OWN_ENTRIES, ...REFERENCE_ENTRIES]) {
     const size = await measureSize(entry, "browser");
     sizes.push(size);
-    if (!isSize(size)) sizes.push(await measureSize(entry, "node"));
+    if (!isSize(size)) {
+      sizes.push(await measureSize(entry, "node"));
+    }
   }
   const budgets = checkBudgets(sizes, await loadBudgets());
   console.log(formatBudgetResults(budgets).join("\n"));
@@ -193,7 +196,9 @@ if (runs("pipeline")) {
   for (const step of STEPS) {
     const result = await runStep(step);
     steps.push(result);
-    if (result.tail) console.error(`${step.name} failed:\n${result.tail}`);
+    if (result.tail) {
+      console.error(`${step.name} failed:\n${result.tail}`);
+    }
   }
   emit(`## 6. Pipeline speed\n\nOne after the other, from the repository root.\n\n${pipelineTable(steps)}`);
 }

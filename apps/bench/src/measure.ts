@@ -33,7 +33,9 @@ export interface Measurement {
 }
 
 export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
+  if (values.length === 0) {
+    return Number.NaN;
+  }
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
   return sorted.length % 2
@@ -43,7 +45,9 @@ export function median(values: readonly number[]): number {
 
 /** The value below which `q` (0..1) of the values fall, nearest rank. */
 export function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
+  if (values.length === 0) {
+    return Number.NaN;
+  }
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
   return sorted[rank] as number;
@@ -73,7 +77,9 @@ export async function measure(list: Contender[], options: MeasureOptions): Promi
     const periods = new Map<string, number>();
     for (const task of bench.tasks) {
       const result = task.result;
-      if (result.state !== "completed") throw new Error(`${task.name} did not complete (${result.state})`);
+      if (result.state !== "completed") {
+        throw new Error(`${task.name} did not complete (${result.state})`);
+      }
       periods.set(task.name, result.period);
       calls.set(task.name, (calls.get(task.name) ?? 0) + task.runs);
     }
@@ -82,8 +88,12 @@ export async function measure(list: Contender[], options: MeasureOptions): Promi
 
   const rows = list.map((contender): Row => {
     const base: Row = { name: contender.name };
-    if (contender.note) base.note = contender.note;
-    if (!contender.call) return { ...base, skipped: contender.skipped ?? "not timed" };
+    if (contender.note) {
+      base.note = contender.note;
+    }
+    if (!contender.call) {
+      return { ...base, skipped: contender.skipped ?? "not timed" };
+    }
     const periods = rounds.map((r) => r.get(contender.name) as number);
     const ops = periods.map((p) => 1000 / p);
     const opsPerSec = median(ops);

@@ -77,7 +77,9 @@ export function runStep(step: Step, cwd = REPO_ROOT, timeoutMs = 10 * 60_000): P
       if (exitCode !== 0) {
         result.tail = output.trim().split("\n").slice(-12).join("\n");
         const failed = /^\s*Failed:\s+(.+)$/m.exec(output)?.[1]?.trim();
-        if (failed) result.failed = failed;
+        if (failed) {
+          result.failed = failed;
+        }
       }
       resolve(result);
     });

@@ -73,7 +73,9 @@ export function middlewareVerdict(added: number, budget = 0.1): string {
 
 /** The issue's aim for what a browser app ships of the SDK. */
 export function aimVerdict(bothGzip: number | undefined, aim = 6_000): string {
-  if (bothGzip === undefined) return "client + auth under 6 kB min+gzip: not measured";
+  if (bothGzip === undefined) {
+    return "client + auth under 6 kB min+gzip: not measured";
+  }
   const verdict = bothGzip < aim ? "MET" : `MISSED by ${((bothGzip - aim) / 1000).toFixed(2)} kB`;
   return `client + auth under ${aim / 1000} kB min+gzip (the aim): ${(bothGzip / 1000).toFixed(2)} kB, ${verdict}`;
 }

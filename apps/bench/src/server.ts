@@ -30,6 +30,8 @@ const server = createServer((request, response) => {
 server.keepAliveTimeout = 60_000;
 server.listen(0, "127.0.0.1", () => {
   const address = server.address();
-  if (address && typeof address === "object") process.send?.({ port: address.port });
+  if (address && typeof address === "object") {
+    process.send?.({ port: address.port });
+  }
 });
 process.on("disconnect", () => server.close(() => process.exit(0)));

@@ -25,7 +25,9 @@ describe("the budget checker", () => {
   const client = sizes.find((s) => s.name === "@engage-voice/client");
 
   it("fails a bundle over a tiny limit and names it with both figures", () => {
-    if (!client || !isSize(client)) throw new Error("the client bundle was not measured");
+    if (!client || !isSize(client)) {
+      throw new Error("the client bundle was not measured");
+    }
     const [result] = checkBudgets([client], [{ name: client.name, minified: 100, gzip: 50 }]);
     expect(result?.problems).toEqual([
       `minified ${client.minified} B is over its budget of 100 B`,
@@ -35,7 +37,9 @@ describe("the budget checker", () => {
   });
 
   it("passes a bundle exactly at its limit", () => {
-    if (!client || !isSize(client)) throw new Error("the client bundle was not measured");
+    if (!client || !isSize(client)) {
+      throw new Error("the client bundle was not measured");
+    }
     const [result] = checkBudgets(
       [client],
       [{ name: client.name, minified: client.minified, gzip: client.gzip }],

@@ -11,13 +11,19 @@ function toySubject({ shared, renews = true }: { shared: boolean; renews?: boole
   const renew = async () => {
     calls += 1;
     await Promise.resolve();
-    if (renews) serial += 1;
+    if (renews) {
+      serial += 1;
+    }
     expired = false;
     return `token-${serial}`;
   };
   const getToken = async () => {
-    if (!expired) return `token-${serial}`;
-    if (!shared) return renew();
+    if (!expired) {
+      return `token-${serial}`;
+    }
+    if (!shared) {
+      return renew();
+    }
     pending ??= renew().finally(() => {
       pending = undefined;
     });
@@ -56,7 +62,9 @@ describe("measureCoalescing", () => {
 describe("the auth middleware across an expiry", () => {
   it("makes one token call for 1,000 concurrent callers, all of them given or sent the new token", async () => {
     const subject = await coalescingSubject();
-    if (typeof subject === "string") throw new Error(subject);
+    if (typeof subject === "string") {
+      throw new Error(subject);
+    }
     const result = await measureCoalescing(subject, 1_000, 2);
     expect(result.tokenCalls).toEqual([1, 1, 1, 1]);
     expect(result.allGotNewToken).toBe(true);
@@ -64,7 +72,9 @@ describe("the auth middleware across an expiry", () => {
 
   it("reads back the token each request was sent with", async () => {
     const subject = await coalescingSubject();
-    if (typeof subject === "string") throw new Error(subject);
+    if (typeof subject === "string") {
+      throw new Error(subject);
+    }
     const sent = await subject.call();
     expect(sent).toBe(await subject.getToken());
     expect(sent.split(".")).toHaveLength(3);

@@ -25,7 +25,9 @@ const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent(
 /** Puts `text` just before `marker`, failing loudly if a Redoc update moved the marker. */
 function insertBefore(html, marker, text) {
   const at = html.indexOf(marker);
-  if (at < 0) throw new Error(`${marker} not found in the page: review scripts/build.mjs`);
+  if (at < 0) {
+    throw new Error(`${marker} not found in the page: review scripts/build.mjs`);
+  }
   return html.slice(0, at) + text + html.slice(at);
 }
 
@@ -54,8 +56,9 @@ await promisify(execFile)(process.execPath, [
 ]);
 await rm(scratch, { recursive: true, force: true });
 let html = await readFile(reference, "utf8");
-if (!CDN_LOGOS.test(html))
+if (!CDN_LOGOS.test(html)) {
   throw new Error("Redoc no longer references its CDN logo: review scripts/build.mjs");
+}
 html = html.replace(CDN_LOGOS, INLINE_LOGO);
 if (!html.includes('"disableTelemetry":true')) {
   throw new Error(

@@ -22,16 +22,22 @@ export function presentable(bundled) {
   for (const item of Object.values(document.paths)) {
     for (const method of METHODS) {
       const operation = item[method];
-      if (!operation) continue;
+      if (!operation) {
+        continue;
+      }
       operation.servers ??= item.servers ?? root;
       for (const server of operation.servers) {
-        if (!hosts.some((known) => known.url === server.url)) hosts.push(server);
+        if (!hosts.some((known) => known.url === server.url)) {
+          hosts.push(server);
+        }
       }
     }
   }
   document.servers = hosts.flatMap(expandServer);
   visitSchemas(document, (schema) => {
-    if (schema.additionalProperties !== true) return;
+    if (schema.additionalProperties !== true) {
+      return;
+    }
     delete schema.additionalProperties;
     schema.description = `${(schema.description ?? "").trim()}\n\nMay carry fields not listed here.`.trim();
   });
@@ -41,7 +47,9 @@ export function presentable(bundled) {
 /** One concrete server per URL a variable can take, the default first, each saying which variable it is. */
 function expandServer(server) {
   const [name, variable] = Object.entries(server.variables ?? {})[0] ?? [];
-  if (!variable || server.url !== `{${name}}`) return [server];
+  if (!variable || server.url !== `{${name}}`) {
+    return [server];
+  }
   const values = [variable.default, ...(variable.enum ?? []).filter((value) => value !== variable.default)];
   return values.map((url, i) => ({
     url,
@@ -51,12 +59,18 @@ function expandServer(server) {
 }
 
 function visitSchemas(node, visit, seen = new Set()) {
-  if (!node || typeof node !== "object" || seen.has(node)) return;
+  if (!node || typeof node !== "object" || seen.has(node)) {
+    return;
+  }
   seen.add(node);
-  if (!Array.isArray(node) && (node.type === "object" || node.properties)) visit(node);
+  if (!Array.isArray(node) && (node.type === "object" || node.properties)) {
+    visit(node);
+  }
   for (const [key, value] of Object.entries(node)) {
     // Example values are data, not schemas, whatever fields they hold.
-    if (key !== "example" && key !== "examples" && key !== "x-codeSamples") visitSchemas(value, visit, seen);
+    if (key !== "example" && key !== "examples" && key !== "x-codeSamples") {
+      visitSchemas(value, visit, seen);
+    }
   }
 }
 

@@ -11,8 +11,12 @@ const SETTINGS = /(<script type="application\/json" id="sandbox-settings">)[\s\S
 export function fillSandbox(html, { mainUrl, legacyUrl, seed }, { mockUrl } = {}) {
   const [parent] = seed.parentTokens;
   const [login] = seed.legacyLogins;
-  if (!parent || !login) throw new Error("the sandbox has no seeded credentials to show");
-  if (!SETTINGS.test(html)) throw new Error("index.html has no sandbox-settings element");
+  if (!parent || !login) {
+    throw new Error("the sandbox has no seeded credentials to show");
+  }
+  if (!SETTINGS.test(html)) {
+    throw new Error("index.html has no sandbox-settings element");
+  }
   const settings = {
     mainUrl,
     legacyUrl,

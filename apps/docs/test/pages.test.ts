@@ -62,11 +62,15 @@ async function open(url: string, width: number) {
   const origin = new URL(url).origin;
   page.on("request", (request) => {
     const target = request.url();
-    if (/^(data|blob):/.test(target) || (local ? target.startsWith("file:") : target === url)) return;
+    if (/^(data|blob):/.test(target) || (local ? target.startsWith("file:") : target === url)) {
+      return;
+    }
     requests.push(target);
   });
   page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
+    if (message.type() === "error") {
+      errors.push(message.text());
+    }
   });
   page.on("pageerror", (error) => errors.push(error.message));
   await page.goto(url, { waitUntil: "load" });
@@ -81,13 +85,18 @@ function overflowing(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const found: string[] = [];
     const root = globalThis.document.documentElement;
-    if (root.scrollWidth > root.clientWidth) found.push(`the page scrolls sideways (${root.scrollWidth}px)`);
+    if (root.scrollWidth > root.clientWidth) {
+      found.push(`the page scrolls sideways (${root.scrollWidth}px)`);
+    }
     for (const element of globalThis.document.querySelectorAll("body *")) {
       const style = getComputedStyle(element);
-      if (style.display === "inline" || style.display === "contents" || style.visibility === "hidden")
+      if (style.display === "inline" || style.display === "contents" || style.visibility === "hidden") {
         continue;
+      }
       const box = element.getBoundingClientRect();
-      if (box.width <= 1 || box.height <= 1) continue;
+      if (box.width <= 1 || box.height <= 1) {
+        continue;
+      }
       if (element.scrollWidth > element.clientWidth + 1) {
         const name = element.getAttribute("data-component-name") ?? element.className;
         const text = (element.textContent ?? "").trim().slice(0, 60);
@@ -114,9 +123,13 @@ function coveredByCopyButton(page: Page, selectors = REDOC_CODE): Promise<string
     for (const block of globalThis.document.querySelectorAll(selectors.block)) {
       const button = block.querySelector(selectors.button);
       const code = block.querySelector(selectors.code);
-      if (!button || !code) continue;
+      if (!button || !code) {
+        continue;
+      }
       const b = button.getBoundingClientRect();
-      if (b.width === 0) continue;
+      if (b.width === 0) {
+        continue;
+      }
       const walker = globalThis.document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const range = globalThis.document.createRange();
@@ -124,8 +137,9 @@ function coveredByCopyButton(page: Page, selectors = REDOC_CODE): Promise<string
         for (const r of range.getClientRects()) {
           const hit =
             r.width > 0 && r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top;
-          if (hit && (node.textContent ?? "").trim())
+          if (hit && (node.textContent ?? "").trim()) {
             found.push((node.textContent ?? "").trim().slice(0, 40));
+          }
         }
       }
     }
@@ -141,7 +155,9 @@ async function waitForText(page: Page, expected: string[]): Promise<string> {
   let body = "";
   for (let i = 0; i < 600; i++) {
     body = flat(await page.locator("body").innerText());
-    if (expected.every((s) => body.includes(flat(s)))) return body;
+    if (expected.every((s) => body.includes(flat(s)))) {
+      return body;
+    }
     await page.waitForTimeout(100);
   }
   return body;
@@ -178,7 +194,9 @@ describe("API reference (dist/reference.html), offline", () => {
         .locator('[data-component-name="Panel/Panel"]', { hasText: "Servers" })
         .first()
         .innerText();
-      for (const url of hostUrls) expect(servers).toContain(url);
+      for (const url of hostUrls) {
+        expect(servers).toContain(url);
+      }
       expect(landing).toContain("Download OpenAPI description");
       for (const file of ["openapi.json", "openapi.yaml"]) {
         expect(await page.locator(`a[href$="${file}"]`).count(), file).toBeGreaterThan(0);

@@ -115,12 +115,16 @@ export async function credentials(
   login = sandbox.seed.legacyLogins[0],
 ): Promise<Record<string, string>> {
   const parent = sandbox.seed.parentTokens[0];
-  if (!parent || !login) throw new Error("the sandbox has no seeded credentials");
+  if (!parent || !login) {
+    throw new Error("the sandbox has no seeded credentials");
+  }
   const exchanged = await fetch(
     `${sandbox.mainUrl}/api/auth/login/rc/accesstoken?includeRefresh=true`,
     form({ rcAccessToken: parent.token, rcTokenType: "Bearer" }),
   );
-  if (exchanged.status !== 200) throw new Error(`exchange answered ${exchanged.status}`);
+  if (exchanged.status !== 200) {
+    throw new Error(`exchange answered ${exchanged.status}`);
+  }
   const tokens = (await exchanged.json()) as { accessToken: string; refreshToken: string };
   const query = new URLSearchParams({
     username: login.username,
@@ -128,13 +132,17 @@ export async function credentials(
     platformId: login.platformId,
   });
   const loggedIn = await fetch(`${sandbox.legacyUrl}/api/auth/login/admin?${query}`, { method: "POST" });
-  if (loggedIn.status !== 200) throw new Error(`direct login answered ${loggedIn.status}`);
+  if (loggedIn.status !== 200) {
+    throw new Error(`direct login answered ${loggedIn.status}`);
+  }
   const legacy = (await loggedIn.json()) as { accessToken: string };
   const created = await fetch(`${sandbox.legacyUrl}/voice/api/v1/admin/token`, {
     method: "POST",
     headers: { Authorization: `Bearer ${legacy.accessToken}` },
   });
-  if (created.status !== 200) throw new Error(`creating an API token answered ${created.status}`);
+  if (created.status !== 200) {
+    throw new Error(`creating an API token answered ${created.status}`);
+  }
   return {
     RC_ACCESS_TOKEN: parent.token,
     ACCESS_TOKEN: host === "main" ? tokens.accessToken : legacy.accessToken,

@@ -39,7 +39,9 @@ const success = (op: Operation) =>
 const host = (op: Operation) => (op.servers ? "legacy" : "main");
 const sample = (op: Operation, label: string) => {
   const found = op["x-codeSamples"]?.find((s) => s.label === label);
-  if (!found) throw new Error(`${op.operationId} has no ${label} sample`);
+  if (!found) {
+    throw new Error(`${op.operationId} has no ${label} sample`);
+  }
   return found.source;
 };
 
@@ -47,7 +49,9 @@ const sample = (op: Operation, label: string) => {
 // &): the sandbox accepts it too, so that the legacy login samples prove their encoding.
 const examplePassword = document.components.parameters.password.example as string;
 const seededLogin = createSandboxApps().seed.legacyLogins[0];
-if (!seededLogin) throw new Error("the sandbox seeds no direct login");
+if (!seededLogin) {
+  throw new Error("the sandbox seeds no direct login");
+}
 const hardLogin = { ...seededLogin, password: examplePassword };
 
 let sandbox: RunningSandbox;
@@ -83,7 +87,9 @@ describe("x-codeSamples of the bundled document", () => {
     const variables = Object.keys(await credentials(sandbox, "main"));
     for (const op of operations) {
       for (const { source } of op["x-codeSamples"] ?? []) {
-        for (const name of variablesIn(source)) expect(variables).toContain(name);
+        for (const name of variablesIn(source)) {
+          expect(variables).toContain(name);
+        }
         expect(source).not.toMatch(/\$USER\b|\$PASSWORD\b/);
         expect(source).not.toContain(examplePassword);
       }

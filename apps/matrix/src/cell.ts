@@ -30,7 +30,9 @@ export async function runCell(cell: Cell): Promise<CellOutcome> {
 export function formatOutcome(outcome: CellOutcome): string {
   const seconds = `${(outcome.ms / 1000).toFixed(1)}s`;
   const head = `${outcome.name}: ${outcome.passed ? "PASS" : "FAIL"} (${seconds})`;
-  if (outcome.passed) return outcome.note ? `${head} ${outcome.note}` : head;
+  if (outcome.passed) {
+    return outcome.note ? `${head} ${outcome.note}` : head;
+  }
   const body = (outcome.error ?? "")
     .trimEnd()
     .split("\n")

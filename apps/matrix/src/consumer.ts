@@ -28,8 +28,9 @@ export async function createConsumer(options: ConsumerOptions): Promise<string> 
     ...options.dependencies,
   };
   await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-  for (const [name, contents] of Object.entries(options.files ?? {}))
+  for (const [name, contents] of Object.entries(options.files ?? {})) {
     await writeFile(join(dir, name), contents);
+  }
   // openapi-fetch and the like come from the registry; the npm cache makes a repeat run quick.
   await runOk(
     "npm",

@@ -9,7 +9,9 @@ const ACCOUNTS_CALL = "main GET /voice/api/v1/admin/accounts";
 
 export function expectedResult(fileStore: boolean, parentUserId: number): ScenarioResult {
   const agent = USERS.find((user) => user.userId === parentUserId);
-  if (!agent) throw new Error(`the sandbox seeds no user ${parentUserId}`);
+  if (!agent) {
+    throw new Error(`the sandbox seeds no user ${parentUserId}`);
+  }
   return {
     accountIds: ACCOUNTS.map((account) => account.accountId),
     sessionAccountIds: [agent.accountId],
@@ -42,7 +44,9 @@ export function compareResult(actual: Record<string, unknown>, expected: Scenari
   const differences = Object.entries(expected)
     .filter(([key, value]) => !isDeepStrictEqual(actual[key], value))
     .map(([key, value]) => `  ${key}: expected ${JSON.stringify(value)}, got ${JSON.stringify(actual[key])}`);
-  if (differences.length > 0) throw new Error(`the scenario's result differs:\n${differences.join("\n")}`);
+  if (differences.length > 0) {
+    throw new Error(`the scenario's result differs:\n${differences.join("\n")}`);
+  }
 }
 
 const MARKER = "MATRIX_RESULT ";
@@ -50,6 +54,8 @@ const MARKER = "MATRIX_RESULT ";
 /** The result line a consumer printed. */
 export function parseResultLine(stdout: string): Record<string, unknown> {
   const line = stdout.split("\n").find((l) => l.startsWith(MARKER));
-  if (!line) throw new Error("the consumer printed no result line");
+  if (!line) {
+    throw new Error("the consumer printed no result line");
+  }
   return JSON.parse(line.slice(MARKER.length)) as Record<string, unknown>;
 }

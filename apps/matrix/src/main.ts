@@ -28,7 +28,9 @@ const work = await mkdtemp(join(tmpdir(), "engage-voice-matrix-"));
 
 let tarballs: Tarballs | undefined;
 const packed = () => {
-  if (!tarballs) throw new Error("the packages were not packed");
+  if (!tarballs) {
+    throw new Error("the packages were not packed");
+  }
   return tarballs;
 };
 let scenario: string | undefined;
@@ -45,7 +47,9 @@ function consumer(template: string, prepare?: (dir: string) => Promise<void>): (
           dir: join(work, template),
           tarballs: packed(),
         });
-        if (!scenario) throw new Error("the scenario was not compiled");
+        if (!scenario) {
+          throw new Error("the scenario was not compiled");
+        }
         await copyFile(scenario, join(dir, "scenario.mjs"));
         await prepare?.(dir);
         return dir;
@@ -164,7 +168,9 @@ const cells: Cell[] = [
 ];
 
 if (args.includes("--list")) {
-  for (const cell of cells) console.log(cell.name);
+  for (const cell of cells) {
+    console.log(cell.name);
+  }
   process.exit(0);
 }
 
@@ -185,16 +191,22 @@ try {
   );
   for (const cell of selected) {
     const outcome = await runCell(cell);
-    if (outcome.passed) passed++;
-    else failed++;
+    if (outcome.passed) {
+      passed++;
+    } else {
+      failed++;
+    }
     console.log(formatOutcome(outcome));
   }
 } catch (error) {
   failed++;
   console.error(`matrix: set-up failed: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
-  if (process.env.MATRIX_KEEP) console.log(`matrix: scratch projects kept in ${work}`);
-  else await rm(work, { recursive: true, force: true });
+  if (process.env.MATRIX_KEEP) {
+    console.log(`matrix: scratch projects kept in ${work}`);
+  } else {
+    await rm(work, { recursive: true, force: true });
+  }
 }
 
 console.log(`matrix: ${((performance.now() - started) / 1000).toFixed(1)}s`);

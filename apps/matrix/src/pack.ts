@@ -26,25 +26,32 @@ export async function publicPackages(): Promise<PublicPackage[]> {
   const globs = [...workspace.matchAll(/^\s+-\s+["']?([\w./*-]+)["']?\s*$/gm)].map((m) => m[1] as string);
   const dirs: string[] = [];
   for (const glob of globs.filter((g) => !g.includes(":"))) {
-    if (!glob.endsWith("/*")) dirs.push(glob);
-    else {
+    if (!glob.endsWith("/*")) {
+      dirs.push(glob);
+    } else {
       const parent = glob.slice(0, -2);
       for (const entry of await readdir(join(repoRoot, parent), { withFileTypes: true })) {
-        if (entry.isDirectory()) dirs.push(`${parent}/${entry.name}`);
+        if (entry.isDirectory()) {
+          dirs.push(`${parent}/${entry.name}`);
+        }
       }
     }
   }
   const found: PublicPackage[] = [];
   for (const dir of dirs.sort()) {
     const file = join(repoRoot, dir, "package.json");
-    if (!existsSync(file)) continue;
+    if (!existsSync(file)) {
+      continue;
+    }
     const manifest = JSON.parse(await readFile(file, "utf8")) as {
       name: string;
       private?: boolean;
       types?: string;
       exports?: unknown;
     };
-    if (manifest.private === true) continue;
+    if (manifest.private === true) {
+      continue;
+    }
     const esmOnly = !JSON.stringify(manifest.exports ?? {}).includes('"require"');
     found.push({ name: manifest.name, dir, code: typeof manifest.types === "string", esmOnly });
   }
@@ -76,17 +83,23 @@ export async function packAll(): Promise<Tarballs> {
   await rm(tarballDir, { recursive: true, force: true });
   await mkdir(tarballDir, { recursive: true });
   const tarballs: Tarballs = {};
-  for (const { name, dir } of await publicPackages()) tarballs[name] = await pack(dir);
+  for (const { name, dir } of await publicPackages()) {
+    tarballs[name] = await pack(dir);
+  }
   return tarballs;
 }
 
 /** The tarball of `name`, or a clear error when the workspace has no such public package. */
 export function tarballOf(tarballs: Tarballs, name: string): string {
   const file = tarballs[name];
-  if (!file) throw new Error(`${name} is not a public workspace package: nothing was packed for it`);
+  if (!file) {
+    throw new Error(`${name} is not a public workspace package: nothing was packed for it`);
+  }
   return file;
 }
 
 if (import.meta.main) {
-  for (const [key, file] of Object.entries(await packAll())) console.log(`${key}: ${file}`);
+  for (const [key, file] of Object.entries(await packAll())) {
+    console.log(`${key}: ${file}`);
+  }
 }

@@ -39,7 +39,9 @@ export function run(command: string, args: readonly string[], options: RunOption
     });
     const timer = setTimeout(() => {
       timedOut = true;
-      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      if (child.pid !== undefined) {
+        process.kill(-child.pid, "SIGKILL");
+      }
     }, options.timeoutMs ?? 120_000);
     child.on("error", (error) => {
       clearTimeout(timer);
@@ -80,7 +82,9 @@ export function tail(text: string, lines = 30): string {
 export function consumerEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (/^(npm_|pnpm_|NODE_PATH$|NODE_OPTIONS$|INIT_CWD$)/i.test(name)) continue;
+    if (/^(npm_|pnpm_|NODE_PATH$|NODE_OPTIONS$|INIT_CWD$)/i.test(name)) {
+      continue;
+    }
     env[name] = value;
   }
   env.PATH = (process.env.PATH ?? "")

@@ -25,7 +25,9 @@ export interface Runtime {
 function fromPackage(label: string, name: string, file: string): Runtime {
   const dir = packageDir(name);
   const binary = dir && join(dir, file);
-  if (binary && existsSync(binary)) return { label, binary };
+  if (binary && existsSync(binary)) {
+    return { label, binary };
+  }
   return { label, binary: { missing: `${name} is not installed (linux-x64 only; run pnpm install)` } };
 }
 
@@ -50,6 +52,8 @@ export const runtimes = {
 export type RuntimeName = keyof typeof runtimes;
 
 export function binaryOf(runtime: Runtime): string {
-  if (typeof runtime.binary === "string") return runtime.binary;
+  if (typeof runtime.binary === "string") {
+    return runtime.binary;
+  }
   throw new Error(`${runtime.label}: ${runtime.binary.missing}`);
 }

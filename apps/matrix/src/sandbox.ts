@@ -17,8 +17,9 @@ export async function withSandbox<T>(task: (run: SandboxRun) => Promise<T>): Pro
   try {
     const parent = sandbox.seed.parentTokens.find((p) => p.roles.includes("SUPER_USER"));
     const [login] = sandbox.seed.legacyLogins;
-    if (!parent || !login)
+    if (!parent || !login) {
       throw new Error("the sandbox seeds no super user's parent token or no legacy login");
+    }
     const config: ScenarioConfig = {
       mainUrl: sandbox.mainUrl,
       legacyUrl: sandbox.legacyUrl,

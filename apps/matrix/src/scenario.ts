@@ -57,7 +57,9 @@ function sleep(ms: number): Promise<void> {
 }
 
 function check(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new Error(`scenario: ${message}`);
+  if (!condition) {
+    throw new Error(`scenario: ${message}`);
+  }
 }
 
 /** The runtime this runs in, for the matrix's line: the name and version it reports. */
@@ -68,9 +70,15 @@ export function describeRuntime(): string {
     process?: { versions?: { node?: string } };
     navigator?: { userAgent?: string };
   };
-  if (g.Deno) return `deno ${g.Deno.version.deno}`;
-  if (g.Bun) return `bun ${g.Bun.version}`;
-  if (g.process?.versions?.node) return `node ${g.process.versions.node}`;
+  if (g.Deno) {
+    return `deno ${g.Deno.version.deno}`;
+  }
+  if (g.Bun) {
+    return `bun ${g.Bun.version}`;
+  }
+  if (g.process?.versions?.node) {
+    return `node ${g.process.versions.node}`;
+  }
   const chrome = /(?:HeadlessChrome|Chrome|Chromium)\/([\d.]+)/.exec(g.navigator?.userAgent ?? "");
   return chrome ? `chromium ${chrome[1]}` : (g.navigator?.userAgent ?? "unknown");
 }

@@ -46,7 +46,9 @@ export async function clientChecks(): Promise<void> {
   expectTypeOf<NonNullable<typeof accounts.data>[number]["accountId"]>().toEqualTypeOf<string | undefined>();
   expectTypeOf(accounts.error).toExtend<string | ApiError | undefined>();
   expectTypeOf<string>().toExtend<NonNullable<typeof accounts.error>>();
-  if (isApiError(accounts.error)) expectTypeOf(accounts.error.errorCode).toEqualTypeOf<string>();
+  if (isApiError(accounts.error)) {
+    expectTypeOf(accounts.error.errorCode).toEqualTypeOf<string>();
+  }
 
   const users = await main.GET("/voice/api/v1/admin/users", { params: { query: { flatten: true } } });
   expectTypeOf(users.data).toExtend<User[] | undefined>();
@@ -113,6 +115,8 @@ export async function authChecks(store: TokenStore = memoryStore()): Promise<voi
       expectTypeOf(error.code).toEqualTypeOf<"exchange_rejected">();
       expectTypeOf(error.status).toEqualTypeOf<number | undefined>();
     }
-    if (error instanceof RateLimitedError) expectTypeOf(error.retryAfterMs).toEqualTypeOf<number>();
+    if (error instanceof RateLimitedError) {
+      expectTypeOf(error.retryAfterMs).toEqualTypeOf<number>();
+    }
   }
 }

@@ -14,8 +14,12 @@ function unauthorized(c: Context, state: SandboxState, message: string): Respons
 
 async function userOfJwt(c: Context, state: SandboxState, token: string): Promise<SeedUser | Response> {
   const result = await state.jwt.verify(token, state.now());
-  if (!result.ok && result.reason === "expired") return c.text(JWT_EXPIRED, 401);
-  if (result.ok && state.isExpiredByControl(result.claims.jti)) return c.text(JWT_EXPIRED, 401);
+  if (!result.ok && result.reason === "expired") {
+    return c.text(JWT_EXPIRED, 401);
+  }
+  if (result.ok && state.isExpiredByControl(result.claims.jti)) {
+    return c.text(JWT_EXPIRED, 401);
+  }
   const user = result.ok ? findUser(Number(result.claims.sub)) : undefined;
   return user ?? unauthorized(c, state, "The access token is invalid");
 }
@@ -34,14 +38,20 @@ export async function authenticate(
   const apiToken = c.req.header("x-auth-token");
   if (authorization !== undefined) {
     const token = BEARER.exec(authorization)?.[1];
-    if (!token) return unauthorized(c, state, "The Authorization header must be Bearer <access token>");
+    if (!token) {
+      return unauthorized(c, state, "The Authorization header must be Bearer <access token>");
+    }
     return userOfJwt(c, state, token);
   }
   if (apiToken !== undefined && accepts === "bearer-or-api-token") {
     const owner = state.apiTokenOwner(apiToken);
-    if (owner !== undefined) return findUser(owner) ?? unauthorized(c, state, "The API token is invalid");
+    if (owner !== undefined) {
+      return findUser(owner) ?? unauthorized(c, state, "The API token is invalid");
+    }
     // The X-Auth-Token value may also be a fresh access token from a login.
-    if (apiToken.split(".").length === 3) return userOfJwt(c, state, apiToken);
+    if (apiToken.split(".").length === 3) {
+      return userOfJwt(c, state, apiToken);
+    }
     return unauthorized(c, state, "The API token is unknown or was deleted");
   }
   if (apiToken !== undefined) {

@@ -14,7 +14,9 @@ export const USAGE = `Usage: engage-voice-sandbox [options]   (or: engage-voice 
   --help                    show this text`;
 
 function integer(value: string | undefined, name: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined) {
+    return undefined;
+  }
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
     throw new TypeError(`--${name} must be an integer from ${min} to ${max}`);
   }
@@ -38,7 +40,9 @@ export function parseCliArgs(args: string[]): StartSandboxOptions | "help" {
     },
     strict: true,
   });
-  if (values.help) return "help";
+  if (values.help) {
+    return "help";
+  }
   const lifetime = integer(values["token-lifetime"], "token-lifetime", 1, 86_400);
   const mainPort = integer(values["port-main"], "port-main", 0, 65_535);
   const legacyPort = integer(values["port-legacy"], "port-legacy", 0, 65_535);
@@ -47,7 +51,9 @@ export function parseCliArgs(args: string[]): StartSandboxOptions | "help" {
   const extraTokens: Record<string, number> = {};
   for (const pair of values["parent-token"] ?? []) {
     const match = /^([\x21-\x7e]+)=(\d+)$/.exec(pair);
-    if (!match) throw new TypeError("--parent-token must be TOKEN=USER_ID, such as my-dev-token=1001");
+    if (!match) {
+      throw new TypeError("--parent-token must be TOKEN=USER_ID, such as my-dev-token=1001");
+    }
     extraTokens[match[1] as string] = Number(match[2]);
   }
   return {

@@ -34,7 +34,9 @@ export function createControl(state: SandboxState): SandboxControl {
     },
     expireAccessTokens: () => state.expireAccessTokens(),
     revokeSession(refreshToken) {
-      if (typeof refreshToken !== "string") throw new TypeError("revokeSession() takes a refresh token");
+      if (typeof refreshToken !== "string") {
+        throw new TypeError("revokeSession() takes a refresh token");
+      }
       return state.revokeSessionOf(refreshToken);
     },
     resetRateLimits: () => state.resetRateLimits(),
@@ -51,11 +53,14 @@ async function readControl(c: Context): Promise<Record<string, unknown> | string
   }
   // Read with a cap whatever the framing: a chunked body has no Content-Length to refuse early.
   const body = await readLimited(c.req.raw.body, MAX_CONTROL_BYTES).catch(() => undefined);
-  if (!body) return `A control request is at most ${MAX_CONTROL_BYTES} bytes`;
+  if (!body) {
+    return `A control request is at most ${MAX_CONTROL_BYTES} bytes`;
+  }
   try {
     const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
       return parsed as Record<string, unknown>;
+    }
   } catch {
     // answered below
   }
@@ -71,7 +76,9 @@ export function addControlRoutes(app: Hono, state: SandboxState, control: Sandbo
   app.post(CONTROL_PATH, async (c) => {
     const request = await readControl(c);
     const refuse = (message: string) => apiError(c, 400, ErrorCode.validation, message, state.now());
-    if (typeof request === "string") return refuse(request);
+    if (typeof request === "string") {
+      return refuse(request);
+    }
     try {
       switch (request.action) {
         case "advance":

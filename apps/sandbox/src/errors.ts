@@ -16,7 +16,9 @@ const SECRET_LIKE = /^(?:[\w-]+\.[\w-]+\.[\w-]*|[^/]*:[^/]*|[\w%-]{20,})$/;
  */
 export function requestPath(c: Context): string {
   const path = c.req.path;
-  if (/^\/voice\/api\/v1\/admin\/token\/./.test(path)) return "/voice/api/v1/admin/token/{apiToken}";
+  if (/^\/voice\/api\/v1\/admin\/token\/./.test(path)) {
+    return "/voice/api/v1/admin/token/{apiToken}";
+  }
   const redacted = path
     .split("/")
     .map((segment) => (SECRET_LIKE.test(segment) ? "{redacted}" : segment))

@@ -72,8 +72,9 @@ export function parseFault(input: unknown): Fault {
       checkInteger(fault.status, "fault.status", 500, 599);
       return { ...match, kind: "status", status: fault.status as number };
     case "rate-limit":
-      if (fault.retryAfterSeconds !== undefined)
+      if (fault.retryAfterSeconds !== undefined) {
         checkInteger(fault.retryAfterSeconds, "fault.retryAfterSeconds", 0, 86_400);
+      }
       return {
         ...match,
         kind: "rate-limit",
@@ -124,7 +125,9 @@ export class FaultQueue implements SandboxFaults {
 
   /** Consumes one use of the first queued fault of `kinds` that matches the request. */
   take(kinds: readonly Fault["kind"][], method: string, path: string): Fault | undefined {
-    if (!this.enabled) return undefined;
+    if (!this.enabled) {
+      return undefined;
+    }
     const index = this.#queue.findIndex(
       ({ fault }) =>
         kinds.includes(fault.kind) &&
@@ -132,9 +135,13 @@ export class FaultQueue implements SandboxFaults {
         (fault.method === undefined || fault.method === method),
     );
     const entry = this.#queue[index];
-    if (!entry) return undefined;
+    if (!entry) {
+      return undefined;
+    }
     entry.remaining -= 1;
-    if (entry.remaining === 0) this.#queue.splice(index, 1);
+    if (entry.remaining === 0) {
+      this.#queue.splice(index, 1);
+    }
     return entry.fault;
   }
 }

@@ -56,10 +56,13 @@ export function createHost(state: SandboxState, name: HostName): Hono {
     }),
   );
   app.use("*", async (c, next) => {
-    if (c.req.method === "OPTIONS" || c.req.path === FAULTS_PATH || c.req.path === CONTROL_PATH)
+    if (c.req.method === "OPTIONS" || c.req.path === FAULTS_PATH || c.req.path === CONTROL_PATH) {
       return next();
+    }
     const fault = state.faults.take(["delay", "status", "rate-limit"], c.req.method, c.req.path);
-    if (fault?.kind === "delay") await sleep(fault.ms);
+    if (fault?.kind === "delay") {
+      await sleep(fault.ms);
+    }
     if (fault?.kind === "status") {
       return apiError(
         c,
@@ -80,11 +83,15 @@ export function createHost(state: SandboxState, name: HostName): Hono {
   app.use("*", async (c, next) => {
     // A declared length is refused before reading; bodies without one are capped where read (readForm).
     const length = Number(c.req.header("content-length") ?? 0);
-    if (length > state.options.maxBodyBytes) return tooLarge(c, state);
+    if (length > state.options.maxBodyBytes) {
+      return tooLarge(c, state);
+    }
     return next();
   });
 
-  if (state.options.controlEnabled) addControlRoutes(app, state, createControl(state));
+  if (state.options.controlEnabled) {
+    addControlRoutes(app, state, createControl(state));
+  }
   if (state.faults.enabled) {
     app.post(FAULTS_PATH, async (c) => {
       if (mediaType(c) !== "application/json") {
@@ -92,7 +99,7 @@ export function createHost(state: SandboxState, name: HostName): Hono {
       }
       // Read with a cap whatever the framing: a chunked body has no Content-Length to refuse early.
       const body = await readLimited(c.req.raw.body, MAX_FAULT_BYTES);
-      if (!body)
+      if (!body) {
         return apiError(
           c,
           413,
@@ -100,6 +107,7 @@ export function createHost(state: SandboxState, name: HostName): Hono {
           `A fault is at most ${MAX_FAULT_BYTES} bytes`,
           now(),
         );
+      }
       try {
         state.faults.next(parseFault(JSON.parse(new TextDecoder().decode(body))));
       } catch (error) {

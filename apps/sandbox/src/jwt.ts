@@ -5,19 +5,25 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 function base64UrlEncode(bytes: Uint8Array): string {
   let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
+  for (const byte of bytes) {
+    binary += String.fromCharCode(byte);
+  }
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) {
+    return undefined;
+  }
   const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
   return Uint8Array.from(binary, (char) => char.charCodeAt(0));
 }
 
 function decodeJson(part: string): unknown {
   const bytes = base64UrlDecode(part);
-  if (!bytes) return undefined;
+  if (!bytes) {
+    return undefined;
+  }
   try {
     return JSON.parse(decoder.decode(bytes));
   } catch {
@@ -58,22 +64,30 @@ export class JwtSigner {
   /** Checks the signature first, then `exp` against `nowMs`: a forged token is never "expired". */
   async verify(token: string, nowMs: number): Promise<VerifyResult> {
     const parts = token.split(".");
-    if (parts.length !== 3) return { ok: false, reason: "invalid" };
+    if (parts.length !== 3) {
+      return { ok: false, reason: "invalid" };
+    }
     const [header, payload, signature] = parts as [string, string, string];
     const signatureBytes = base64UrlDecode(signature);
-    if (!signatureBytes || header !== HEADER) return { ok: false, reason: "invalid" };
+    if (!signatureBytes || header !== HEADER) {
+      return { ok: false, reason: "invalid" };
+    }
     const valid = await crypto.subtle.verify(
       "HMAC",
       await this.#key,
       signatureBytes,
       encoder.encode(`${header}.${payload}`),
     );
-    if (!valid) return { ok: false, reason: "invalid" };
+    if (!valid) {
+      return { ok: false, reason: "invalid" };
+    }
     const claims = decodeJson(payload) as Partial<JwtClaims> | undefined;
     if (typeof claims?.sub !== "string" || typeof claims.exp !== "number" || typeof claims.iat !== "number") {
       return { ok: false, reason: "invalid" };
     }
-    if (nowMs >= claims.exp * 1000) return { ok: false, reason: "expired" };
+    if (nowMs >= claims.exp * 1000) {
+      return { ok: false, reason: "expired" };
+    }
     return { ok: true, claims: claims as JwtClaims };
   }
 }

@@ -17,7 +17,9 @@ export function createLegacyHost(state: SandboxState): Hono {
     const fields = {} as Record<"username" | "password" | "platformId", string>;
     for (const name of ["username", "password", "platformId"] as const) {
       const value = requiredQuery(c, name);
-      if (!value.ok) return apiError(c, 400, ErrorCode.validation, value.message, now());
+      if (!value.ok) {
+        return apiError(c, 400, ErrorCode.validation, value.message, now());
+      }
       fields[name] = value.value;
     }
     const login = state.options.legacyLogins.find(
@@ -35,19 +37,25 @@ export function createLegacyHost(state: SandboxState): Hono {
 
   const createApiToken: Handler = async (c) => {
     const user = await authenticate(c, state, "bearer");
-    if (user instanceof Response) return user;
+    if (user instanceof Response) {
+      return user;
+    }
     return c.text(state.createApiToken(user.userId));
   };
 
   const listApiTokens: Handler = async (c) => {
     const user = await authenticate(c, state, "bearer-or-api-token");
-    if (user instanceof Response) return user;
+    if (user instanceof Response) {
+      return user;
+    }
     return c.json(state.listApiTokens(user.userId));
   };
 
   const deleteApiToken: Handler = async (c) => {
     const user = await authenticate(c, state, "bearer-or-api-token");
-    if (user instanceof Response) return user;
+    if (user instanceof Response) {
+      return user;
+    }
     if (!state.deleteApiToken(user.userId, c.req.param("apiToken") ?? "")) {
       return apiError(c, 404, ErrorCode.tokenNotFound, "The API token does not exist", now());
     }

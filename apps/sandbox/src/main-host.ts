@@ -38,10 +38,16 @@ export function createMainHost(state: SandboxState): Hono {
 
   const exchangeAccessToken: Handler = async (c) => {
     const includeRefresh = booleanQuery(c, "includeRefresh");
-    if (!includeRefresh.ok) return invalid(c, includeRefresh.message);
+    if (!includeRefresh.ok) {
+      return invalid(c, includeRefresh.message);
+    }
     const form = await readForm(c, ["rcAccessToken", "rcTokenType"], state.options.maxBodyBytes);
-    if (!form.ok) return rejectForm(c, form);
-    if (form.value.rcTokenType !== "Bearer") return invalid(c, "Form field rcTokenType must be Bearer");
+    if (!form.ok) {
+      return rejectForm(c, form);
+    }
+    if (form.value.rcTokenType !== "Bearer") {
+      return invalid(c, "Form field rcTokenType must be Bearer");
+    }
     const wait = state.exchangeWindow.take(now());
     if (wait !== undefined) {
       return apiError(c, 429, ErrorCode.rateLimit, "Too many token exchanges, try again later", now(), {
@@ -65,17 +71,27 @@ export function createMainHost(state: SandboxState): Hono {
 
   const refreshAccessToken: Handler = async (c) => {
     const form = await readForm(c, ["refresh_token", "rcTokenType"], state.options.maxBodyBytes);
-    if (!form.ok) return rejectForm(c, form);
-    if (form.value.rcTokenType !== "Bearer") return invalid(c, "Form field rcTokenType must be Bearer");
+    if (!form.ok) {
+      return rejectForm(c, form);
+    }
+    if (form.value.rcTokenType !== "Bearer") {
+      return invalid(c, "Form field rcTokenType must be Bearer");
+    }
     const result = await state.rotate(form.value.refresh_token);
-    if (!result.ok) return apiError(c, 401, ErrorCode.authentication, REFRESH_REJECTED[result.reason], now());
-    if (state.faults.take(["drop-after-refresh"], c.req.method, c.req.path)) return dropped(c, state);
+    if (!result.ok) {
+      return apiError(c, 401, ErrorCode.authentication, REFRESH_REJECTED[result.reason], now());
+    }
+    if (state.faults.take(["drop-after-refresh"], c.req.method, c.req.path)) {
+      return dropped(c, state);
+    }
     return c.json(result.tokens);
   };
 
   const listAccounts: Handler = async (c) => {
     const user = await authenticate(c, state, "bearer");
-    if (user instanceof Response) return user;
+    if (user instanceof Response) {
+      return user;
+    }
     if (user.roles.includes("NO_ACCESS")) {
       return apiError(
         c,
@@ -91,11 +107,17 @@ export function createMainHost(state: SandboxState): Hono {
 
   const listUsers: Handler = async (c) => {
     const user = await authenticate(c, state, "bearer");
-    if (user instanceof Response) return user;
+    if (user instanceof Response) {
+      return user;
+    }
     const activeOnly = booleanQuery(c, "activeOnly");
-    if (!activeOnly.ok) return invalid(c, activeOnly.message);
+    if (!activeOnly.ok) {
+      return invalid(c, activeOnly.message);
+    }
     const flatten = booleanQuery(c, "flatten");
-    if (!flatten.ok) return invalid(c, flatten.message);
+    if (!flatten.ok) {
+      return invalid(c, flatten.message);
+    }
     const wait = state.usersWindow.take(now());
     if (wait !== undefined) {
       return apiError(c, 429, ErrorCode.rateLimit, "Too many requests, try again later", now(), {

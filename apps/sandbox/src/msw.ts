@@ -20,7 +20,9 @@ export interface SandboxHandlers {
 const originOf = (url: string, option: string) => {
   try {
     const parsed = new URL(url);
-    if (parsed.pathname !== "/" || parsed.search || parsed.hash) throw new Error();
+    if (parsed.pathname !== "/" || parsed.search || parsed.hash) {
+      throw new Error();
+    }
     return parsed.origin;
   } catch {
     throw new TypeError(`${option} must be an origin such as https://engage.ringcentral.com`);

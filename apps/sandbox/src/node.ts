@@ -41,7 +41,9 @@ export interface RunningSandbox {
 const HOST = "127.0.0.1";
 
 function checkPort(port: number | undefined, name: string): number {
-  if (port === undefined) return 0;
+  if (port === undefined) {
+    return 0;
+  }
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new SandboxOptionsError(`${name} must be an integer from 0 to 65535`);
   }
@@ -90,7 +92,9 @@ function listen(app: Hono, port: number): Promise<Server> {
     errorHandler: badRequest,
   });
   const server = createServer((request, response) => {
-    if (isLoopbackHost(request.headers.host)) return void handle(request, response);
+    if (isLoopbackHost(request.headers.host)) {
+      return void handle(request, response);
+    }
     const body = errorBody(
       "This sandbox answers requests for 127.0.0.1, localhost or [::1] only: a Host header naming another site is refused (DNS rebinding)",
     );
@@ -103,7 +107,9 @@ function listen(app: Hono, port: number): Promise<Server> {
   // A request Node's parser refuses (a bad header byte, a body without framing) gets the same JSON
   // error as every other, not Node's bare 400.
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || error.code === "ECONNRESET") return void socket.destroy();
+    if (!socket.writable || error.code === "ECONNRESET") {
+      return void socket.destroy();
+    }
     const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
     const body = errorBody("The request could not be read: it is not well-formed HTTP/1.1");
     socket.end(
@@ -121,7 +127,9 @@ function listen(app: Hono, port: number): Promise<Server> {
 
 function close(server: Server): Promise<void> {
   return new Promise((resolve) => {
-    if (!server.listening) return resolve();
+    if (!server.listening) {
+      return resolve();
+    }
     server.close(() => resolve());
     server.closeAllConnections();
   });

@@ -29,7 +29,9 @@ export function serveOperations<H extends HostName>(
 ): void {
   const byPath = new Map<string, string[]>();
   for (const op of operationTable) {
-    if (op.host !== host) continue;
+    if (op.host !== host) {
+      continue;
+    }
     const route = routeOf(op.path);
     app.on(op.method.toUpperCase(), route, handlers[op.operationId as OperationOf<H>]);
     byPath.set(route, [...(byPath.get(route) ?? []), op.method.toUpperCase()]);
@@ -39,5 +41,7 @@ export function serveOperations<H extends HostName>(
     app.all(route, (c) => methodNotAllowed(c, state, allow));
   }
   const other: HostName = host === "main" ? "legacy" : "main";
-  for (const route of pathsOf(other)) app.all(route, (c) => otherHost(c, state, other));
+  for (const route of pathsOf(other)) {
+    app.all(route, (c) => otherHost(c, state, other));
+  }
 }

@@ -64,7 +64,9 @@ function positiveInteger(value: unknown, name: string, minimum = 1): number {
 }
 
 function rateLimit(value: RateLimit | undefined, fallback: RateLimit, name: string): RateLimit {
-  if (value === undefined) return fallback;
+  if (value === undefined) {
+    return fallback;
+  }
   return {
     limit: positiveInteger(value.limit, `${name}.limit`),
     windowMs: positiveInteger(value.windowMs, `${name}.windowMs`),
@@ -72,16 +74,18 @@ function rateLimit(value: RateLimit | undefined, fallback: RateLimit, name: stri
 }
 
 function nonEmpty(value: unknown, name: string): void {
-  if (typeof value !== "string" || value === "")
+  if (typeof value !== "string" || value === "") {
     throw new SandboxOptionsError(`${name} must be a non-empty string`);
+  }
 }
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   const parentTokens = options.parentTokens ?? DEFAULT_PARENT_TOKENS;
   for (const [token, userId] of Object.entries(parentTokens)) {
     nonEmpty(token, "a parent token");
-    if (!findUser(userId))
+    if (!findUser(userId)) {
       throw new SandboxOptionsError(`parentTokens maps a token to unknown user id ${userId}`);
+    }
   }
   const legacyLogins = options.legacyLogins ?? DEFAULT_LEGACY_LOGINS;
   for (const login of legacyLogins) {

@@ -9,7 +9,9 @@ export class SlidingWindow {
   /** Records a request at `now`; answers `undefined` when accepted, or the milliseconds to wait. */
   take(now: number): number | undefined {
     const start = now - this.limit.windowMs;
-    while (this.#times.length > 0 && (this.#times[0] as number) <= start) this.#times.shift();
+    while (this.#times.length > 0 && (this.#times[0] as number) <= start) {
+      this.#times.shift();
+    }
     if (this.#times.length >= this.limit.limit) {
       return (this.#times[0] as number) + this.limit.windowMs - now;
     }

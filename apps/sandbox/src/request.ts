@@ -27,13 +27,17 @@ export async function readLimited(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
 ): Promise<Uint8Array | undefined> {
-  if (!body) return new Uint8Array(0);
+  if (!body) {
+    return new Uint8Array(0);
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) {
+      break;
+    }
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => undefined);
@@ -68,7 +72,9 @@ export async function readForm<F extends string>(
   } catch {
     return { ok: false, message: "The request body could not be read" };
   }
-  if (!bytes) return { ok: false, status: 413, message: `The request body is larger than ${maxBytes} bytes` };
+  if (!bytes) {
+    return { ok: false, status: 413, message: `The request body is larger than ${maxBytes} bytes` };
+  }
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -81,13 +87,19 @@ export async function readForm<F extends string>(
     if (!(fields as readonly string[]).includes(name)) {
       return { ok: false, message: `Form field ${nameOf(name)} is not allowed` };
     }
-    if (seen.has(name)) return { ok: false, message: `Form field ${name} must be sent once` };
+    if (seen.has(name)) {
+      return { ok: false, message: `Form field ${name} must be sent once` };
+    }
     seen.set(name, value);
   }
   for (const name of fields) {
     const value = seen.get(name);
-    if (value === undefined) return { ok: false, message: `Form field ${name} is required` };
-    if (value === "") return { ok: false, message: `Form field ${name} must not be empty` };
+    if (value === undefined) {
+      return { ok: false, message: `Form field ${name} is required` };
+    }
+    if (value === "") {
+      return { ok: false, message: `Form field ${name} must not be empty` };
+    }
   }
   return { ok: true, value: Object.fromEntries(seen) as Record<F, string> };
 }
@@ -95,18 +107,32 @@ export async function readForm<F extends string>(
 /** An optional boolean query parameter: absent, `true` or `false`, sent at most once. */
 export function booleanQuery(c: Context, name: string): Checked<boolean | undefined> {
   const values = c.req.queries(name);
-  if (values === undefined || values.length === 0) return { ok: true, value: undefined };
-  if (values.length > 1) return { ok: false, message: `Query parameter ${name} must be sent once` };
-  if (values[0] === "true") return { ok: true, value: true };
-  if (values[0] === "false") return { ok: true, value: false };
+  if (values === undefined || values.length === 0) {
+    return { ok: true, value: undefined };
+  }
+  if (values.length > 1) {
+    return { ok: false, message: `Query parameter ${name} must be sent once` };
+  }
+  if (values[0] === "true") {
+    return { ok: true, value: true };
+  }
+  if (values[0] === "false") {
+    return { ok: true, value: false };
+  }
   return { ok: false, message: `Query parameter ${name} must be true or false` };
 }
 
 /** A required, non-empty string query parameter, sent once. */
 export function requiredQuery(c: Context, name: string): Checked<string> {
   const values = c.req.queries(name) ?? [];
-  if (values.length === 0) return { ok: false, message: `Query parameter ${name} is required` };
-  if (values.length > 1) return { ok: false, message: `Query parameter ${name} must be sent once` };
-  if (values[0] === "") return { ok: false, message: `Query parameter ${name} must not be empty` };
+  if (values.length === 0) {
+    return { ok: false, message: `Query parameter ${name} is required` };
+  }
+  if (values.length > 1) {
+    return { ok: false, message: `Query parameter ${name} must be sent once` };
+  }
+  if (values[0] === "") {
+    return { ok: false, message: `Query parameter ${name} must not be empty` };
+  }
   return { ok: true, value: values[0] as string };
 }

@@ -216,7 +216,9 @@ export function findUser(userId: number): SeedUser | undefined {
 
 export function accountOf(user: SeedUser): AccountRecord {
   const account = ACCOUNTS.find((a) => a.accountId === user.accountId);
-  if (!account) throw new Error(`seeded user ${user.userId} names an unknown account`);
+  if (!account) {
+    throw new Error(`seeded user ${user.userId} names an unknown account`);
+  }
   return account;
 }
 
@@ -265,7 +267,9 @@ export function usersTree(activeOnly: boolean): Record<string, unknown>[] {
   const build = (parentId: number | null): Record<string, unknown>[] =>
     USERS.filter((user) => user.parentId === parentId).flatMap((user) => {
       const children = build(user.userId);
-      if (activeOnly && !user.enabled) return children;
+      if (activeOnly && !user.enabled) {
+        return children;
+      }
       return [{ ...userRecord(user), children }];
     });
   return build(null);

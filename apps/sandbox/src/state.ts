@@ -52,7 +52,9 @@ export class SandboxState {
 
   /** Every access token issued so far answers `Jwt is expired` from now on. */
   expireAccessTokens(): number {
-    for (const jti of this.#liveJtis) this.#expiredJtis.add(jti);
+    for (const jti of this.#liveJtis) {
+      this.#expiredJtis.add(jti);
+    }
     const count = this.#liveJtis.size;
     this.#liveJtis.clear();
     return count;
@@ -65,7 +67,9 @@ export class SandboxState {
   /** Revokes the session a refresh token belongs to, as a spent token presented twice would. */
   revokeSessionOf(refreshToken: string): boolean {
     const record = this.#refreshTokens.get(refreshToken);
-    if (!record) return false;
+    if (!record) {
+      return false;
+    }
     this.#revokedSessions.add(record.sessionId);
     return true;
   }
@@ -139,14 +143,20 @@ export class SandboxState {
    */
   async rotate(refreshToken: string): Promise<RotateResult> {
     const record = this.#refreshTokens.get(refreshToken);
-    if (!record) return { ok: false, reason: "unknown" };
-    if (this.#revokedSessions.has(record.sessionId)) return { ok: false, reason: "revoked" };
+    if (!record) {
+      return { ok: false, reason: "unknown" };
+    }
+    if (this.#revokedSessions.has(record.sessionId)) {
+      return { ok: false, reason: "revoked" };
+    }
     if (record.spent) {
       this.#revokedSessions.add(record.sessionId);
       return { ok: false, reason: "spent" };
     }
     const user = findUser(record.userId);
-    if (!user) return { ok: false, reason: "unknown" };
+    if (!user) {
+      return { ok: false, reason: "unknown" };
+    }
     record.spent = true;
     return { ok: true, tokens: await this.issueTokens(user, record.sessionId) };
   }
@@ -163,7 +173,9 @@ export class SandboxState {
 
   /** Deletes a token of `userId`; another user's token is as unknown as a made-up one. */
   deleteApiToken(userId: number, token: string): boolean {
-    if (this.#apiTokens.get(token) !== userId) return false;
+    if (this.#apiTokens.get(token) !== userId) {
+      return false;
+    }
     return this.#apiTokens.delete(token);
   }
 

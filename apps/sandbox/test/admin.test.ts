@@ -24,7 +24,9 @@ describe("GET /voice/api/v1/admin/accounts", () => {
       "99990002",
       "99990003",
     ]);
-    for (const account of answer.json) expect(account.mainAccount.mainAccountId).toBe("99990000");
+    for (const account of answer.json) {
+      expect(account.mainAccount.mainAccountId).toBe("99990000");
+    }
   });
 
   it("answers a plain agent only the account it belongs to", async () => {
@@ -87,7 +89,9 @@ describe("GET /voice/api/v1/admin/users", () => {
     const answer = await call(mainUrl, `${users}?flatten=true`, bearer(await tokenOf(mainUrl)));
     expectConforms(answer);
     expect(answer.json.map((u: Node) => u.userId)).toEqual([1001, 1002, 1004, 1005, 1003, 1006]);
-    for (const user of answer.json) expect(user).not.toHaveProperty("children");
+    for (const user of answer.json) {
+      expect(user).not.toHaveProperty("children");
+    }
   });
 
   it("leaves disabled users out with activeOnly=true, flat and as a tree", async () => {
@@ -130,7 +134,9 @@ describe("GET /voice/api/v1/admin/users", () => {
     const clock = manualClock();
     const { mainUrl } = await open({ now: clock.now, usersRateLimit: { limit: 3, windowMs: 60_000 } });
     const token = await tokenOf(mainUrl);
-    for (let i = 0; i < 3; i++) expect((await call(mainUrl, users, bearer(token))).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      expect((await call(mainUrl, users, bearer(token))).status).toBe(200);
+    }
     clock.advance(15_500);
     const limited = await call(mainUrl, users, bearer(token));
     expectApiError(limited, 429, /Too many requests/);

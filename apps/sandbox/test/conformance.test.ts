@@ -113,8 +113,9 @@ describe("through prism proxy --errors", () => {
   it("the users rate limit", async () => {
     const ada = (await through("main", exchangePath, exchangeForm())).json.accessToken;
     const statuses = [];
-    for (let i = 0; i < 5; i++)
+    for (let i = 0; i < 5; i++) {
       statuses.push((await through("main", "/voice/api/v1/admin/users", bearer(ada))).status);
+    }
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
   });
 
@@ -163,7 +164,9 @@ describe("through prism proxy --errors", () => {
 
   it("the exchange rate limit, with Retry-After", async () => {
     const statuses = [];
-    for (let i = 0; i < 6; i++) statuses.push((await through("main", exchangePath, exchangeForm())).status);
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await through("main", exchangePath, exchangeForm())).status);
+    }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });
@@ -249,7 +252,9 @@ afterAll(() => {
     for (const method of ["get", "post", "put", "patch", "delete"]) {
       for (const status of Object.keys(item[method]?.responses ?? {})) {
         const entry = `${method.toUpperCase()} ${path} ${status}`;
-        if (!seen.has(entry) && !(entry in NOT_ANSWERED)) missing.push(entry);
+        if (!seen.has(entry) && !(entry in NOT_ANSWERED)) {
+          missing.push(entry);
+        }
       }
     }
   }

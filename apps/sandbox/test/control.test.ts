@@ -112,9 +112,13 @@ describe("time and state control", () => {
       clock: { now: () => sandbox.control.now() },
       logger: {},
       fetch: async (request) => {
-        if (request.url.endsWith("/api/auth/token/refresh")) refreshes++;
+        if (request.url.endsWith("/api/auth/token/refresh")) {
+          refreshes++;
+        }
         const response = await fetch(request);
-        if (response.status === 401) expired++;
+        if (response.status === 401) {
+          expired++;
+        }
         return response;
       },
     });

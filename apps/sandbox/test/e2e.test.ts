@@ -40,14 +40,20 @@ function wire(now: () => number = Date.now) {
   const refreshSentAt: number[] = [];
   const fetchCounted = async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname;
-    if (path === "/api/auth/login/rc/accesstoken") calls.exchange++;
+    if (path === "/api/auth/login/rc/accesstoken") {
+      calls.exchange++;
+    }
     if (path === "/api/auth/token/refresh") {
       calls.refresh++;
       refreshSentAt.push(now());
     }
-    if (path === "/voice/api/v1/admin/accounts") calls.accounts++;
+    if (path === "/voice/api/v1/admin/accounts") {
+      calls.accounts++;
+    }
     const response = await fetch(request);
-    if (response.status === 401 && (await response.clone().text()) === "Jwt is expired") calls.expired++;
+    if (response.status === 401 && (await response.clone().text()) === "Jwt is expired") {
+      calls.expired++;
+    }
     return response;
   };
   return { calls, refreshSentAt, fetch: fetchCounted };
@@ -148,7 +154,9 @@ describe("the exchange flow with 2 s tokens", () => {
     const stored = await store.get();
     const direct = await refresh(sandbox.mainUrl, stored?.refreshToken as string);
     expect(direct.status).toBe(200);
-    for (const line of logs.lines) expect(line).not.toContain(stored?.refreshToken as string);
+    for (const line of logs.lines) {
+      expect(line).not.toContain(stored?.refreshToken as string);
+    }
   });
 
   it("serves hundreds of concurrent calls across an expiry with one refresh", async () => {
@@ -202,7 +210,9 @@ describe("the exchange flow with 2 s tokens", () => {
     const sandbox = await open({ tokenLifetimeMs: LIFETIME_MS });
     const manager = () =>
       createTokenManager({ baseUrl: sandbox.mainUrl, rcAccessToken: ADA, logger: logger().log });
-    for (let i = 0; i < 5; i++) await manager().getAccessToken();
+    for (let i = 0; i < 5; i++) {
+      await manager().getAccessToken();
+    }
     const error = await manager()
       .getAccessToken()
       .catch((e: unknown) => e);
@@ -299,7 +309,9 @@ describe("the client's typed errors for bad input", () => {
   function expectApiError(result: { error?: unknown; response: Response }, status: number, message?: RegExp) {
     expect(result.response.status).toBe(status);
     expect(isApiError(result.error)).toBe(true);
-    if (message) expect((result.error as { generalMessage: string }).generalMessage).toMatch(message);
+    if (message) {
+      expect((result.error as { generalMessage: string }).generalMessage).toMatch(message);
+    }
   }
 
   it("answers each kind of bad input with its status and an ApiError, or the text of an expired token", async () => {

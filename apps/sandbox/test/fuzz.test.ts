@@ -241,10 +241,18 @@ async function send(generated: Generated) {
   const path = generated.path.replace("{apiToken}", generated.apiToken());
   const url = `${path}${generated.query === undefined ? "" : `?${generated.query}`}`;
   const h: Record<string, string> = {};
-  if (generated.headers.authorization) h.Authorization = generated.headers.authorization();
-  if (generated.headers.xAuthToken) h["X-Auth-Token"] = generated.headers.xAuthToken();
-  if (generated.headers.contentType !== undefined) h["Content-Type"] = generated.headers.contentType;
-  if (generated.headers.origin) h.Origin = generated.headers.origin;
+  if (generated.headers.authorization) {
+    h.Authorization = generated.headers.authorization();
+  }
+  if (generated.headers.xAuthToken) {
+    h["X-Auth-Token"] = generated.headers.xAuthToken();
+  }
+  if (generated.headers.contentType !== undefined) {
+    h["Content-Type"] = generated.headers.contentType;
+  }
+  if (generated.headers.origin) {
+    h.Origin = generated.headers.origin;
+  }
   const payload = method === "GET" || method === "HEAD" ? undefined : generated.body();
   const base = generated.host === "main" ? sandbox.mainUrl : sandbox.legacyUrl;
   return call(base, url, { method, headers: h, ...(payload === undefined ? {} : { body: payload }) });
@@ -257,7 +265,9 @@ it(`answers ${RUNS} generated requests without a 5xx, with documented error bodi
       const answer = await send(generated);
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
       expect(answer.status).toBeLessThan(500);
-      if (answer.method === "OPTIONS" || answer.method === "HEAD") return;
+      if (answer.method === "OPTIONS" || answer.method === "HEAD") {
+        return;
+      }
       const contentType = answer.headers.get("content-type") ?? "";
       if (answer.status >= 400) {
         if (contentType.startsWith("text/plain")) {
@@ -270,13 +280,16 @@ it(`answers ${RUNS} generated requests without a 5xx, with documented error bodi
       }
       const operation = operationOf(answer.method, answer.path);
       const declared = operation && String(answer.status) in (operation.operation.responses as object);
-      if (answer.status < 400 || declared) expect(responseProblems(answer)).toEqual([]);
+      if (answer.status < 400 || declared) {
+        expect(responseProblems(answer)).toEqual([]);
+      }
     }),
     { numRuns: RUNS, seed: SEED },
   );
   // The generator reached successes, client errors of several kinds and expired tokens alike.
-  for (const status of [200, 400, 401, 404, 405, 413, 429])
+  for (const status of [200, 400, 401, 404, 405, 413, 429]) {
     expect(statuses.get(status) ?? 0).toBeGreaterThan(0);
+  }
 
   // And the sandbox still serves normal traffic afterwards.
   const accounts = await call(sandbox.mainUrl, "/voice/api/v1/admin/accounts", {

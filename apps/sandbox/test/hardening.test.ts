@@ -39,7 +39,9 @@ function chunkedPost(base: string, path: string, chunks: number, size: number) {
     const pump = () => {
       while (sent < chunks) {
         sent++;
-        if (!req.write(chunk)) return void req.once("drain", pump);
+        if (!req.write(chunk)) {
+          return void req.once("drain", pump);
+        }
       }
       req.end();
     };

@@ -100,7 +100,9 @@ export function expectApiError(answer: Answer, status: number, message?: string 
   expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
   expect(schemaProblems("ApiError", answer.json)).toEqual([]);
   expect(answer.json.requestUri).toMatch(/ - [A-Z]+$/);
-  if (message !== undefined) expect(answer.json.generalMessage).toMatch(message);
+  if (message !== undefined) {
+    expect(answer.json.generalMessage).toMatch(message);
+  }
 }
 
 export function expectJwtExpired(answer: Answer): void {

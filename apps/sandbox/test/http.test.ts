@@ -67,8 +67,11 @@ describe("request bodies", () => {
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
-        if (sent++ < 10) controller.enqueue(chunk);
-        else controller.close();
+        if (sent++ < 10) {
+          controller.enqueue(chunk);
+        } else {
+          controller.close();
+        }
       },
     });
     const answer = await call(mainUrl, "/api/auth/token/refresh", {
@@ -202,7 +205,9 @@ describe("the printed example", () => {
     const text = describeSandbox(sandbox);
     expect(text).toContain(sandbox.mainUrl);
     expect(text).toContain(sandbox.legacyUrl);
-    for (const { token } of sandbox.seed.parentTokens) expect(text).toContain(token);
+    for (const { token } of sandbox.seed.parentTokens) {
+      expect(text).toContain(token);
+    }
     expect(text).toContain("sandbox-password");
   });
 
@@ -213,7 +218,9 @@ describe("the printed example", () => {
     const { stdout } = await run("bash", ["-eo", "pipefail", "-c", script], { timeout: 60_000 });
     const accounts = JSON.parse(stdout) as unknown[];
     expect(accounts).toHaveLength(3);
-    for (const account of accounts) expect(schemaProblems("Account", account)).toEqual([]);
+    for (const account of accounts) {
+      expect(schemaProblems("Account", account)).toEqual([]);
+    }
   });
 
   it("has TypeScript lines that run as printed, with the published client and auth packages", async () => {

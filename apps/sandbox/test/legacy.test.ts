@@ -67,7 +67,9 @@ describe("permanent API tokens", () => {
       created.push(answer.body);
     }
     expect(new Set(created).size).toBe(3);
-    for (const token of created) expect(token).toMatch(/^sbx01:[0-9a-f-]{36}$/);
+    for (const token of created) {
+      expect(token).toMatch(/^sbx01:[0-9a-f-]{36}$/);
+    }
 
     const [first, second, third] = created as [string, string, string];
     for (const auth of [bearer(access), xAuth(first), xAuth(access)]) {

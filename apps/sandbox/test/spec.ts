@@ -16,7 +16,9 @@ export const document = JSON.parse(
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 // OpenAPI formats that JSON Schema does not define; the types already constrain them.
-for (const format of ["int32", "int64", "password"]) ajv.addFormat(format, true);
+for (const format of ["int32", "int64", "password"]) {
+  ajv.addFormat(format, true);
+}
 ajv.addSchema(document, "openapi.json");
 
 const pointerSegment = (segment: string) =>
@@ -35,7 +37,9 @@ export function operationOf(method: string, path: string): { template: string; o
   for (const [template, item] of Object.entries(document.paths)) {
     const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`);
     const operation = item[method.toLowerCase()];
-    if (pattern.test(path) && operation) return { template, operation };
+    if (pattern.test(path) && operation) {
+      return { template, operation };
+    }
   }
   return undefined;
 }
@@ -43,7 +47,9 @@ export function operationOf(method: string, path: string): { template: string; o
 /** Validates a value against `#/components/schemas/<name>`; answers Ajv's reasons, or an empty list. */
 export function schemaProblems(name: string, value: unknown): string[] {
   const validate = ajv.getSchema(`openapi.json#/components/schemas/${name}`);
-  if (!validate) return [`no schema ${name}`];
+  if (!validate) {
+    return [`no schema ${name}`];
+  }
   return validate(value) ? [] : [`${name}: ${ajv.errorsText(validate.errors)}`];
 }
 
@@ -58,12 +64,16 @@ export interface Observed {
 /** Everything about a response that the document does not allow for its operation; empty when it conforms. */
 export function responseProblems({ method, path, status, headers, body }: Observed): string[] {
   const found = operationOf(method, path);
-  if (!found) return [`${method} ${path} is no operation of the document`];
+  if (!found) {
+    return [`${method} ${path} is no operation of the document`];
+  }
   const where = `${method} ${found.template} ${status}`;
   const responses = found.operation.responses as Json;
   let pointer = `#/paths/${pointerSegment(found.template)}/${method.toLowerCase()}/responses/${status}`;
   let response = responses[String(status)] as Json | undefined;
-  if (!response) return [`${where}: status not declared`];
+  if (!response) {
+    return [`${where}: status not declared`];
+  }
   if (typeof response.$ref === "string") {
     pointer = response.$ref;
     response = at(pointer) as Json;
@@ -73,20 +83,27 @@ export function responseProblems({ method, path, status, headers, body }: Observ
     const value = headers.get(name);
     const resolved = (typeof header.$ref === "string" ? at(header.$ref) : header) as Json;
     const schema = resolved.schema as Json | undefined;
-    if (value === null) problems.push(`${where}: header ${name} missing`);
-    else if (schema?.type === "integer" && !/^\d+$/.test(value))
+    if (value === null) {
+      problems.push(`${where}: header ${name} missing`);
+    } else if (schema?.type === "integer" && !/^\d+$/.test(value)) {
       problems.push(`${where}: header ${name} not an integer`);
+    }
   }
   const content = response.content as Json | undefined;
   const mediaType = (headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   if (!content) {
-    if (body !== "") problems.push(`${where}: a body where none is declared`);
+    if (body !== "") {
+      problems.push(`${where}: a body where none is declared`);
+    }
     return problems;
   }
-  if (!(mediaType in content))
+  if (!(mediaType in content)) {
     return [...problems, `${where}: content type ${mediaType || "(none)"} not declared`];
+  }
   const validate = ajv.getSchema(`openapi.json${pointer}/content/${pointerSegment(mediaType)}/schema`);
-  if (!validate) return [...problems, `${where}: no schema for ${mediaType}`];
+  if (!validate) {
+    return [...problems, `${where}: no schema for ${mediaType}`];
+  }
   let value: unknown = body;
   if (mediaType.endsWith("json")) {
     try {
@@ -95,6 +112,8 @@ export function responseProblems({ method, path, status, headers, body }: Observ
       return [...problems, `${where}: body is not JSON`];
     }
   }
-  if (!validate(value)) problems.push(`${where}: ${ajv.errorsText(validate.errors)}`);
+  if (!validate(value)) {
+    problems.push(`${where}: ${ajv.errorsText(validate.errors)}`);
+  }
   return problems;
 }

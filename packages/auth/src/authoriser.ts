@@ -66,7 +66,9 @@ export function createAuthoriser(deps: AuthoriserDeps) {
     }
     for (let attempt = 0; answer.status === 429 && sent.replay?.method === "GET"; attempt++) {
       const wait = retryAfterMs(answer, clock.now());
-      if (attempt >= rateLimitRetry.retries || wait > rateLimitRetry.maxWaitMs) break;
+      if (attempt >= rateLimitRetry.retries || wait > rateLimitRetry.maxWaitMs) {
+        break;
+      }
       await answer.body?.cancel();
       logger.warn?.(`A GET was rate limited: trying again in ${wait} ms`);
       await deps.sleep(wait);
@@ -87,7 +89,9 @@ export function createAuthoriser(deps: AuthoriserDeps) {
   const authorized = new WeakMap<Request, Sent>();
   const middleware: Middleware = {
     async onRequest({ request }) {
-      if (!onOrigin(request.url, origin)) throw mismatch(request.url);
+      if (!onOrigin(request.url, origin)) {
+        throw mismatch(request.url);
+      }
       const current = await token();
       const sent = bearer(manual(request), current);
       authorized.set(sent, { token: current, replay: sent.body === null ? sent : sent.clone() });
@@ -106,7 +110,9 @@ export function createAuthoriser(deps: AuthoriserDeps) {
     // A Request given alone is authorised as it is (as openapi-fetch hands it over with `fetch:
     // auth.fetch`): copying it on every call would cost more than the call itself.
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-    if (!onOrigin(request.url, origin)) return deps.fetch(request);
+    if (!onOrigin(request.url, origin)) {
+      return deps.fetch(request);
+    }
     const current = await token();
     const sent = bearer(manual(request), current);
     // A stream is read once; buffering one to replay it could hold an upload of any size in memory.

@@ -43,7 +43,9 @@ export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet
   const given = optionsOf(options, "legacyLogin()", true);
   const logger = requireLogger(given.logger, consoleLogger);
   const clock = given.clock ?? Date;
-  if (typeof clock?.now !== "function") throw invalid("clock must be an object with now() (Date fits)");
+  if (typeof clock?.now !== "function") {
+    throw invalid("clock must be an object with now() (Date fits)");
+  }
   const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, 600_000);
   const onTokens = optionalFunction("onTokens", given.onTokens);
   const fetch = optionalFunction("fetch", given.fetch) ?? globalFetch;

@@ -5,7 +5,9 @@ const INSPECT = Symbol.for("nodejs.util.inspect.custom");
  * in the query, a header or a body, so it never travels on.
  */
 export function safeCause(cause: unknown): Error | undefined {
-  if (cause instanceof EngageVoiceAuthError || cause === undefined) return cause;
+  if (cause instanceof EngageVoiceAuthError || cause === undefined) {
+    return cause;
+  }
   const { name, code } = (cause ?? {}) as { name?: unknown; code?: unknown };
   const nested = (cause as { cause?: { code?: unknown } } | null)?.cause?.code;
   const system = [code, nested].find((c) => typeof c === "string" && /^[A-Z][A-Z0-9_]{1,40}$/.test(c));

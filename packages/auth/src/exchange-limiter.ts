@@ -14,11 +14,14 @@ export function exchangeLimiter(perMinute: number, clock: Clock) {
     /** Throws `RateLimitedError`, with the wait, when no exchange may be made now. */
     check(): void {
       const now = clock.now();
-      while (times.length > 0 && (times[0] as number) <= now - MINUTE) times.shift();
+      while (times.length > 0 && (times[0] as number) <= now - MINUTE) {
+        times.shift();
+      }
       const full = times.length >= perMinute ? (times[0] as number) + MINUTE - now : 0;
       const wait = Math.max(blockedUntil - now, full);
-      if (wait > 0)
+      if (wait > 0) {
         throw new RateLimitedError(wait, `The token exchange is rate limited (${perMinute} a minute)`);
+      }
     },
     /** An exchange is being made now. */
     record(): void {

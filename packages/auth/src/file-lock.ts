@@ -39,7 +39,9 @@ async function inspect(path: string): Promise<Seen | undefined> {
       ageMs: Date.now() - Number(stats.mtimeMs),
     };
   } catch (error) {
-    if (codeOf(error) === "ENOENT") return undefined;
+    if (codeOf(error) === "ENOENT") {
+      return undefined;
+    }
     throw failed("The token file's lock could not be read", error);
   }
 }
@@ -56,8 +58,12 @@ async function tryCreate(path: string, token: string): Promise<boolean> {
   try {
     handle = await open(path, "wx", 0o600);
   } catch (error) {
-    if (codeOf(error) === "EEXIST") return false;
-    if (codeOf(error) === "EISDIR") throw failed("The token file's lock path is a directory: remove it");
+    if (codeOf(error) === "EEXIST") {
+      return false;
+    }
+    if (codeOf(error) === "EISDIR") {
+      throw failed("The token file's lock path is a directory: remove it");
+    }
     throw failed("The token file's lock could not be taken", error);
   }
   try {
@@ -90,12 +96,18 @@ async function takeOverStale(lockPath: string, seen: Seen, staleLockMs: number):
   const guard = (n: number) => takeoverPath(lockPath, seen.identity, n);
   let n = 1;
   for (;;) {
-    if (await tryCreate(guard(n), "takeover")) break;
+    if (await tryCreate(guard(n), "takeover")) {
+      break;
+    }
     const left = await inspect(guard(n));
     // Released just now: this generation is free again, and skipping it would let two in.
-    if (!left) continue;
+    if (!left) {
+      continue;
+    }
     // Another process is checking this stale lock now: its verdict is awaited, not raced.
-    if (left.ageMs <= staleLockMs) return false;
+    if (left.ageMs <= staleLockMs) {
+      return false;
+    }
     n++;
   }
   // Once the stale lock is gone, every takeover file for it is moot, those left by crashes too.
@@ -111,7 +123,9 @@ async function takeOverStale(lockPath: string, seen: Seen, staleLockMs: number):
     try {
       await rename(lockPath, aside);
     } catch (error) {
-      if (codeOf(error) !== "ENOENT") throw failed("The token file's stale lock could not be removed", error);
+      if (codeOf(error) !== "ENOENT") {
+        throw failed("The token file's stale lock could not be removed", error);
+      }
       gone = true;
       return false;
     }
@@ -125,7 +139,9 @@ async function takeOverStale(lockPath: string, seen: Seen, staleLockMs: number):
     return moved?.identity === seen.identity;
   } finally {
     // While the stale lock is still there, a leftover removed would be a generation two could take.
-    for (let k = n; k >= (gone ? 1 : n); k--) await unlink(guard(k)).catch(() => {});
+    for (let k = n; k >= (gone ? 1 : n); k--) {
+      await unlink(guard(k)).catch(() => {});
+    }
   }
 }
 
@@ -144,20 +160,28 @@ export async function withFileLock<T>(
   let blocker: unknown;
   async function take(): Promise<boolean> {
     for (;;) {
-      if (await tryCreate(lockPath, token)) return true;
+      if (await tryCreate(lockPath, token)) {
+        return true;
+      }
       const seen = await inspect(lockPath);
-      if (seen?.kind === "directory") throw failed("The token file's lock path is a directory: remove it");
+      if (seen?.kind === "directory") {
+        throw failed("The token file's lock path is a directory: remove it");
+      }
       // A dangling symlink or a file not touched for staleLockMs was left behind: remove it, then
       // compete. A takeover under way elsewhere is waited for like a held lock, never spun on.
       const abandoned = seen && (seen.kind === "other" || seen.ageMs > staleLockMs);
-      if (!abandoned) return false;
+      if (!abandoned) {
+        return false;
+      }
       // A stale lock that cannot be removed now (a file of another user, a file open on Windows)
       // may be removable later: it is waited for like a held lock, and the reason is kept.
       const removed = await takeOverStale(lockPath, seen, staleLockMs).catch((error: unknown) => {
         blocker = error;
         return false;
       });
-      if (!removed) return false;
+      if (!removed) {
+        return false;
+      }
     }
   }
   // A renewal with retries can outlast staleLockMs: touching the lock keeps it from looking abandoned.
@@ -168,11 +192,15 @@ export async function withFileLock<T>(
       handle = await open(lockPath, constants.O_RDWR | (constants.O_NOFOLLOW ?? 0));
     } catch (error) {
       // Gone, or a symlink swapped in: not ours any more. Anything else may pass by the next beat.
-      if (codeOf(error) === "ENOENT" || codeOf(error) === "ELOOP") return false;
+      if (codeOf(error) === "ENOENT" || codeOf(error) === "ELOOP") {
+        return false;
+      }
       throw error;
     }
     try {
-      if ((await handle.readFile("utf8")) !== token) return false;
+      if ((await handle.readFile("utf8")) !== token) {
+        return false;
+      }
       await handle.utimes(new Date(), new Date());
       return true;
     } finally {
@@ -192,7 +220,9 @@ export async function withFileLock<T>(
     // A lock taken over while we were frozen is someone else's now: only our own is removed.
     async release() {
       await touching;
-      if ((await tokenIn(lockPath)) === token) await unlink(lockPath);
+      if ((await tokenIn(lockPath)) === token) {
+        await unlink(lockPath);
+      }
     },
   };
   return withLease(

@@ -49,21 +49,29 @@ export async function withLease<T>(lease: Lease, timing: LeaseTiming, task: () =
   const { now = Date.now, pause = timerPause, random = Math.random } = timing;
   const deadline = now() + timing.timeoutMs;
   for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, LAST_WAIT_MS)) {
-    if (await lease.take(deadline - now())) break;
+    if (await lease.take(deadline - now())) {
+      break;
+    }
     const left = deadline - now();
-    if (left <= 0) throw timing.timedOut();
+    if (left <= 0) {
+      throw timing.timedOut();
+    }
     await pause(Math.max(1, Math.min(wait / 2 + random() * wait, left)));
   }
   // A beat while the last renewal has had no answer is skipped: beats must not pile up behind a
   // stalled server and then all reach it at once.
   let renewing: Promise<void> | undefined;
   const heartbeat = setInterval(() => {
-    if (renewing) return;
+    if (renewing) {
+      return;
+    }
     renewing = lease
       .renew()
       .then(
         (ours) => {
-          if (!ours) clearInterval(heartbeat as Parameters<typeof clearInterval>[0]);
+          if (!ours) {
+            clearInterval(heartbeat as Parameters<typeof clearInterval>[0]);
+          }
         },
         () => {},
       )

@@ -35,7 +35,9 @@ async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number, st
   try {
     for (;;) {
       const chunk = await reader.read();
-      if (chunk.done) return { bytes: bytes.subarray(0, length), complete: true };
+      if (chunk.done) {
+        return { bytes: bytes.subarray(0, length), complete: true };
+      }
       const room = Math.min(chunk.value.byteLength, maxBytes - length);
       bytes.set(chunk.value.subarray(0, room), length);
       length += room;
@@ -74,7 +76,9 @@ export function limitedFetch(
         deadline,
       ]);
       // An opaque redirect (status 0) cannot be rebuilt, and has no body to read.
-      if (!response.body || response.status < 200) return response;
+      if (!response.body || response.status < 200) {
+        return response;
+      }
       const { bytes, complete } = await Promise.race([
         readAtMost(response.body, maxBytes + 1, deadline),
         deadline,
@@ -97,7 +101,9 @@ export function limitedFetch(
  */
 export async function readPrefix(response: Response, maxBytes: number, timeoutMs: number): Promise<string> {
   const body = response.clone().body;
-  if (!body) return "";
+  if (!body) {
+    return "";
+  }
   let timer: Parameters<typeof clearTimeout>[0];
   const timeout = new Promise<undefined>((resolve) => {
     timer = unrefTimer(() => resolve(undefined), timeoutMs);

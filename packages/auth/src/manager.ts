@@ -117,7 +117,9 @@ function requireParentToken(value: unknown): string {
 
 /** `rateLimitRetry` as numbers: `false` is no retry at all. */
 function rateLimitRetryOf(value: RateLimitRetry | false | undefined) {
-  if (value === false) return { retries: 0, maxWaitMs: 0 };
+  if (value === false) {
+    return { retries: 0, maxWaitMs: 0 };
+  }
   const policy = optionsOf(value, "rateLimitRetry");
   return {
     retries: integer("rateLimitRetry.retries", policy.retries, 2, 0, 10),
@@ -134,10 +136,14 @@ function rateLimitRetryOf(value: RateLimitRetry | false | undefined) {
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const given = optionsOf(options, "createTokenManager()", true);
   const { rcAccessToken } = given;
-  if (typeof rcAccessToken !== "function") requireParentToken(rcAccessToken);
+  if (typeof rcAccessToken !== "function") {
+    requireParentToken(rcAccessToken);
+  }
   const logger = requireLogger(given.logger, consoleLogger);
   const clock = given.clock ?? Date;
-  if (typeof clock?.now !== "function") throw invalid("clock must be an object with now() (Date fits)");
+  if (typeof clock?.now !== "function") {
+    throw invalid("clock must be an object with now() (Date fits)");
+  }
   const sleep = optionalFunction("sleep", given.sleep) ?? timerSleep;
   const refreshWindow = optionalFunction("refreshWindow", given.refreshWindow);
   for (const lifetime of [2_000, 300_000]) {

@@ -62,7 +62,9 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
     try {
       text = await readFile(path, "utf8");
     } catch (error) {
-      if ((error as { code?: unknown }).code === "ENOENT") return undefined;
+      if ((error as { code?: unknown }).code === "ENOENT") {
+        return undefined;
+      }
       throw failed("The token file could not be read", error);
     }
     try {
@@ -80,7 +82,9 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
       // keeps the late holder's set from replacing the one its successor stored. An unreadable file
       // is replaced: the set being written may hold the only valid refresh token.
       const stored = await read().catch(() => undefined);
-      if (stored && stored.sequence >= tokens.sequence && stored.accessToken !== tokens.accessToken) return;
+      if (stored && stored.sequence >= tokens.sequence && stored.accessToken !== tokens.accessToken) {
+        return;
+      }
       const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
       try {
         await mkdir(dirname(path), { recursive: true, mode: 0o700 });

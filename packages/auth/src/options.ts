@@ -13,7 +13,9 @@ export function invalid(message: string): EngageVoiceAuthError {
 
 /** The options object itself: `undefined` counts as empty where every option is optional. */
 export function optionsOf<T extends object>(value: T | undefined | null, call: string, required = false): T {
-  if (value === undefined && !required) return {} as T;
+  if (value === undefined && !required) {
+    return {} as T;
+  }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw invalid(`${call} needs an options object`);
   }
@@ -22,7 +24,9 @@ export function optionsOf<T extends object>(value: T | undefined | null, call: s
 
 /** An integer within [least, most], or `fallback` when absent. */
 export function integer(name: string, value: unknown, fallback: number, least: number, most: number): number {
-  if (value === undefined) return fallback;
+  if (value === undefined) {
+    return fallback;
+  }
   if (!Number.isInteger(value) || (value as number) < least || (value as number) > most) {
     throw invalid(`${name} must be an integer from ${least} to ${most}`);
   }
@@ -30,20 +34,28 @@ export function integer(name: string, value: unknown, fallback: number, least: n
 }
 
 export function boolean(name: string, value: unknown, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== "boolean") throw invalid(`${name} must be true or false`);
+  if (value === undefined) {
+    return fallback;
+  }
+  if (typeof value !== "boolean") {
+    throw invalid(`${name} must be true or false`);
+  }
   return value;
 }
 
 /** A function, or `undefined` when absent. */
 export function optionalFunction<F>(name: string, value: F | undefined): F | undefined {
-  if (value !== undefined && typeof value !== "function") throw invalid(`${name} must be a function`);
+  if (value !== undefined && typeof value !== "function") {
+    throw invalid(`${name} must be a function`);
+  }
   return value;
 }
 
 /** Throws unless `value` is a non-empty string; names the option, never its value. */
 export function requireText(value: unknown, name: string): string {
-  if (typeof value !== "string" || value.trim() === "") throw invalid(`${name} must be a non-empty string`);
+  if (typeof value !== "string" || value.trim() === "") {
+    throw invalid(`${name} must be a non-empty string`);
+  }
   return value;
 }
 
@@ -57,7 +69,9 @@ export function requireToken(value: unknown, name: string): string {
 }
 
 export function requireStore(value: unknown): TokenStore | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined) {
+    return undefined;
+  }
   const store = value as Partial<TokenStore> | null;
   if (
     typeof store !== "object" ||
@@ -73,14 +87,17 @@ export function requireStore(value: unknown): TokenStore | undefined {
 }
 
 export function requireLogger<L extends object>(value: L | undefined, fallback: L): L {
-  if (value === undefined) return fallback;
+  if (value === undefined) {
+    return fallback;
+  }
   if (typeof value !== "object" || value === null) {
     throw invalid("logger must be an object with optional warn and error methods (console fits)");
   }
   for (const level of ["debug", "info", "warn", "error"] as const) {
     const method = (value as Record<string, unknown>)[level];
-    if (method !== undefined && typeof method !== "function")
+    if (method !== undefined && typeof method !== "function") {
       throw invalid(`logger.${level} must be a function`);
+    }
   }
   return value;
 }
@@ -101,7 +118,9 @@ export function requireBase(baseUrl: unknown, fallback: string, allowInsecureHtt
   } catch {
     throw invalid("baseUrl must be an absolute URL such as https://engage.ringcentral.com");
   }
-  if (url.username || url.password) throw invalid("baseUrl must not contain a username or password");
+  if (url.username || url.password) {
+    throw invalid("baseUrl must not contain a username or password");
+  }
   if (url.pathname !== "/" || url.search || url.hash || /[?#]/.test(baseUrl ?? "")) {
     throw invalid(
       `baseUrl must be an origin without a path, query or fragment, such as ${url.origin}: the API's paths start at the host root`,

@@ -70,7 +70,9 @@ export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApi
   const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, 600_000);
   const fetch = optionalFunction("fetch", given.fetch) ?? globalFetch;
   const clock = given.clock ?? Date;
-  if (typeof clock?.now !== "function") throw invalid("clock must be an object with now() (Date fits)");
+  if (typeof clock?.now !== "function") {
+    throw invalid("clock must be an object with now() (Date fits)");
+  }
   const base = requireBase(given.baseUrl, defaultBaseUrls.legacy, given.allowInsecureHttp);
   const byApiToken = "apiToken" in auth;
   const secret = byApiToken
@@ -157,12 +159,18 @@ export function apiTokenMiddleware(apiToken: string, options?: ApiTokenMiddlewar
   const given = optionsOf(options, "apiTokenMiddleware()");
   const insecure = given.allowInsecureHttp;
   const fixed = given.baseUrl === undefined ? undefined : requireBase(given.baseUrl, "", insecure).origin;
-  if (fixed === undefined) requireBase(undefined, defaultBaseUrls.legacy, insecure);
+  if (fixed === undefined) {
+    requireBase(undefined, defaultBaseUrls.legacy, insecure);
+  }
   return {
     onRequest: ({ request, options: clientOptions }) => {
       const origin = fixed ?? originOf(clientOptions.baseUrl);
-      if (originOf(request.url) !== origin) return undefined;
-      if (fixed === undefined) checkTransport(new URL(request.url), insecure === true);
+      if (originOf(request.url) !== origin) {
+        return undefined;
+      }
+      if (fixed === undefined) {
+        checkTransport(new URL(request.url), insecure === true);
+      }
       return authorize(request, "X-Auth-Token", value);
     },
   };

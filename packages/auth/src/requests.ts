@@ -50,8 +50,9 @@ const HTTP_DATE = new RegExp(
 export function retryAfterMs(response: Response, now: number): number {
   const value = response.headers.get("Retry-After")?.trim() ?? "";
   let wait = FALLBACK_WAIT_MS;
-  if (/^\d{1,10}$/.test(value)) wait = Number(value) * 1000;
-  else if (HTTP_DATE.test(value)) {
+  if (/^\d{1,10}$/.test(value)) {
+    wait = Number(value) * 1000;
+  } else if (HTTP_DATE.test(value)) {
     const date = response.headers.get("Date") ?? "";
     wait = Date.parse(value) - (HTTP_DATE.test(date) ? Date.parse(date) : now);
   }
@@ -66,8 +67,9 @@ const PLATFORM_CODE = /^[a-z][a-z0-9]{0,30}(?:[._][a-z0-9]{1,30}){1,6}$/;
  * holding any credential the call carried (a server may echo what it was sent).
  */
 function quotableCode(error: unknown, secrets: readonly string[]): string | undefined {
-  if (!isApiError(error) || error.errorCode.length > 80 || !PLATFORM_CODE.test(error.errorCode))
+  if (!isApiError(error) || error.errorCode.length > 80 || !PLATFORM_CODE.test(error.errorCode)) {
     return undefined;
+  }
   const code = error.errorCode;
   return secrets.some((secret) => secret.length >= 4 && (code.includes(secret) || secret.includes(code)))
     ? undefined
@@ -122,7 +124,9 @@ export async function send(what: string, call: () => Promise<Result>): Promise<R
 
 /** What the manager reads of a token answer is what it must be; anything else is not a token answer. */
 function malformed(data: TokenResponse): string | undefined {
-  if (!isHeaderSafe(data.accessToken)) return "accessToken is not a token";
+  if (!isHeaderSafe(data.accessToken)) {
+    return "accessToken is not a token";
+  }
   if (
     data.refreshToken !== undefined &&
     (typeof data.refreshToken !== "string" || data.refreshToken === "")

@@ -82,7 +82,9 @@ export function createTokenCycler(deps: CyclerDeps) {
     try {
       return await calls.exchange(rcToken, (tokens?.sequence ?? 0) + 1);
     } catch (error) {
-      if (error instanceof RateLimitedError) limiter.blockFor(error.retryAfterMs);
+      if (error instanceof RateLimitedError) {
+        limiter.blockFor(error.retryAfterMs);
+      }
       throw error;
     }
   }
@@ -90,7 +92,9 @@ export function createTokenCycler(deps: CyclerDeps) {
   /** Stores a new set before anyone gets its access token, then hands it out. */
   async function commit(gen: number, next: TokenSet): Promise<TokenSet> {
     await write(async () => {
-      if (gen !== generation) return;
+      if (gen !== generation) {
+        return;
+      }
       try {
         await store.set(next);
       } catch (error) {
@@ -98,7 +102,9 @@ export function createTokenCycler(deps: CyclerDeps) {
         logger.error?.(`The token store could not save the new tokens (${describe(error)}): kept in memory`);
       }
     });
-    if (gen !== generation) throw loggedOut();
+    if (gen !== generation) {
+      throw loggedOut();
+    }
     if (next.expiresAt - next.obtainedAt < SHORT_LIVED_MS && !warnedShortLived) {
       warnedShortLived = true;
       logger.warn?.(
@@ -119,18 +125,26 @@ export function createTokenCycler(deps: CyclerDeps) {
   /** A refresh, or the one exchange that follows a refused refresh token. */
   async function obtain(gen: number): Promise<TokenSet> {
     const current = tokens;
-    if (!current?.refreshToken) return commit(gen, await exchange());
+    if (!current?.refreshToken) {
+      return commit(gen, await exchange());
+    }
     try {
       return await commit(gen, await calls.refresh(current as TokenSet & { refreshToken: string }));
     } catch (error) {
-      if (!(error instanceof RefreshRejectedError)) throw error;
+      if (!(error instanceof RefreshRejectedError)) {
+        throw error;
+      }
       // Spent or unknown: it must never be sent again. One exchange decides.
-      if (tokens === current) tokens = withoutRefreshToken(current);
+      if (tokens === current) {
+        tokens = withoutRefreshToken(current);
+      }
       logger.warn?.(`${error.message}; exchanging the parent token again`);
       try {
         return await commit(gen, await exchange());
       } catch (cause) {
-        if (gen !== generation) throw cause;
+        if (gen !== generation) {
+          throw cause;
+        }
         throw new ReauthRequiredError(error, cause);
       }
     }
@@ -138,7 +152,9 @@ export function createTokenCycler(deps: CyclerDeps) {
 
   /** Whether `held` already meets `need`, so no token call is needed. */
   function meets(held: TokenSet | undefined, need: Need, now: number): boolean {
-    if (!held || need.kind === "new") return false;
+    if (!held || need.kind === "new") {
+      return false;
+    }
     return need.kind === "fresh"
       ? policy.isFresh(held, now)
       : held.accessToken !== need.than && policy.isServable(held, now);
@@ -151,20 +167,28 @@ export function createTokenCycler(deps: CyclerDeps) {
     } catch (error) {
       logger.error?.(`The token store could not be read: ${describe(error)}`);
     }
-    if (gen !== generation) throw loggedOut();
+    if (gen !== generation) {
+      throw loggedOut();
+    }
     // Another manager on a shared store may have renewed already. Which set is newer is decided by
     // `sequence`, not by expiry times: those are on each process's own clock, which may be off.
     if (stored && stored.accessToken !== tokens?.accessToken && stored.sequence >= (tokens?.sequence ?? 0)) {
       tokens = stored;
     }
-    if (tokens && meets(tokens, need, clock.now())) return tokens;
+    if (tokens && meets(tokens, need, clock.now())) {
+      return tokens;
+    }
     for (let attempt = 0; ; attempt++) {
       // A logout during a wait between attempts ends the renewal before another token call.
-      if (gen !== generation) throw loggedOut();
+      if (gen !== generation) {
+        throw loggedOut();
+      }
       try {
         return await obtain(gen);
       } catch (error) {
-        if (gen !== generation) throw error;
+        if (gen !== generation) {
+          throw error;
+        }
         const current = tokens;
         const avoided = need.kind === "newer" ? need.than : undefined;
         const keep = current && current.accessToken !== avoided && policy.isServable(current, clock.now());
@@ -181,7 +205,9 @@ export function createTokenCycler(deps: CyclerDeps) {
           );
           throw error;
         }
-        if (!isTransient(error) || attempt >= deps.retries) throw error;
+        if (!isTransient(error) || attempt >= deps.retries) {
+          throw error;
+        }
         logger.warn?.(`${describe(error)}: trying again in ${Math.round(delay)} ms`);
         await deps.sleep(delay);
       }
@@ -190,11 +216,15 @@ export function createTokenCycler(deps: CyclerDeps) {
 
   /** The renewal under way, or a new one for `need`. */
   function acquire(need: Need): Promise<TokenSet> {
-    if (renewal) return renewal;
+    if (renewal) {
+      return renewal;
+    }
     const gen = generation;
     const run = () => renew(gen, need);
     const started: Promise<TokenSet> = (store.lock ? store.lock(run) : run()).finally(() => {
-      if (renewal === started) renewal = undefined;
+      if (renewal === started) {
+        renewal = undefined;
+      }
     });
     renewal = started;
     return started;
@@ -204,7 +234,9 @@ export function createTokenCycler(deps: CyclerDeps) {
   function servableToken(): string | undefined {
     const current = tokens;
     const now = clock.now();
-    if (!current || !policy.isServable(current, now)) return undefined;
+    if (!current || !policy.isServable(current, now)) {
+      return undefined;
+    }
     if (!policy.isFresh(current, now) && !renewal && now >= nextAttemptAt) {
       // Failures are logged where they happen; callers keep the current token meanwhile.
       acquire({ kind: "fresh" }).catch(() => {});
@@ -223,7 +255,9 @@ export function createTokenCycler(deps: CyclerDeps) {
     /** The token to send again after the server called `sent` expired: a newer one, shared. */
     async renewedAfter(sent: string): Promise<string> {
       const current = tokens;
-      if (current && meets(current, { kind: "newer", than: sent }, clock.now())) return current.accessToken;
+      if (current && meets(current, { kind: "newer", than: sent }, clock.now())) {
+        return current.accessToken;
+      }
       return (await acquire({ kind: "newer", than: sent })).accessToken;
     },
     /** Forgets the tokens, in the store too; a renewal under way is discarded. */

@@ -66,7 +66,9 @@ type Fields = TokenResponse & { expiresAt: number; obtainedAt: number; sequence:
 function wrap(fields: Fields): TokenSet {
   const set = Object.create(proto);
   for (const key of Object.keys(fields)) {
-    if (key === "__proto__") continue;
+    if (key === "__proto__") {
+      continue;
+    }
     Object.defineProperty(set, key, {
       value: fields[key as keyof Fields],
       enumerable: true,
@@ -133,8 +135,11 @@ export function toTokenSet(
     sequence: receipt.sequence ?? (previous?.sequence ?? 0) + 1,
   };
   const refreshToken = response.refreshToken || previous?.refreshToken;
-  if (refreshToken) fields.refreshToken = refreshToken;
-  else delete fields.refreshToken;
+  if (refreshToken) {
+    fields.refreshToken = refreshToken;
+  } else {
+    delete fields.refreshToken;
+  }
   return wrap(fields);
 }
 
@@ -182,7 +187,9 @@ export function toSession(tokens: TokenSet): Session {
     expiresAt: tokens.expiresAt,
   };
   for (const key of ["adminId", "adminUrl", "agentUrl", "ssoLogin", "mainAccountId"] as const) {
-    if (tokens[key] !== undefined) Object.assign(session, { [key]: tokens[key] });
+    if (tokens[key] !== undefined) {
+      Object.assign(session, { [key]: tokens[key] });
+    }
   }
   return session;
 }

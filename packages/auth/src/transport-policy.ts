@@ -7,8 +7,12 @@ const isLoopback = (host: string) => host === "localhost" || host === "[::1]" ||
  * explicit `allowInsecureHttp`.
  */
 export function checkTransport(url: URL, allowInsecureHttp = false): void {
-  if (url.protocol === "https:") return;
-  if (url.protocol === "http:" && (allowInsecureHttp || isLoopback(url.hostname))) return;
+  if (url.protocol === "https:") {
+    return;
+  }
+  if (url.protocol === "http:" && (allowInsecureHttp || isLoopback(url.hostname))) {
+    return;
+  }
   throw new TransportRefusedError(
     "transport_refused",
     `Refusing to send credentials over ${url.protocol} to ${url.hostname}: use https:, http: to a loopback host, or set allowInsecureHttp`,

@@ -16,12 +16,17 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Every module the main entry loads, following relative imports. */
 function graph(file: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(file)) return seen;
+  if (seen.has(file)) {
+    return seen;
+  }
   seen.add(file);
   const source = readFileSync(file, "utf8");
   for (const [, spec] of source.matchAll(/from\s+"([^"]+)"/g)) {
-    if (spec?.startsWith(".")) graph(join(dirname(file), spec.replace(/\.js$/, ".ts")), seen);
-    else seen.add(spec as string);
+    if (spec?.startsWith(".")) {
+      graph(join(dirname(file), spec.replace(/\.js$/, ".ts")), seen);
+    } else {
+      seen.add(spec as string);
+    }
   }
   return seen;
 }

@@ -156,11 +156,17 @@ export function fakeServer(options: ServerOptions) {
 
   function bearer(request: Request): "valid" | "expired" | "unknown" | "none" {
     const value = request.headers.get("Authorization");
-    if (!value) return "none";
+    if (!value) {
+      return "none";
+    }
     const token = value.replace(/^Bearer /, "");
     const exp = access.get(token);
-    if (exp === undefined) return "unknown";
-    if (revoked.has(token) || exp <= serverNow()) return "expired";
+    if (exp === undefined) {
+      return "unknown";
+    }
+    if (revoked.has(token) || exp <= serverNow()) {
+      return "expired";
+    }
     remainingAtUse.push(exp - serverNow());
     return "valid";
   }
@@ -168,14 +174,28 @@ export function fakeServer(options: ServerOptions) {
   function route(request: Request): Endpoint | undefined {
     const { pathname } = new URL(request.url);
     const m = request.method;
-    if (m === "POST" && pathname === "/api/auth/login/rc/accesstoken") return "exchange";
-    if (m === "POST" && pathname === "/api/auth/token/refresh") return "refresh";
+    if (m === "POST" && pathname === "/api/auth/login/rc/accesstoken") {
+      return "exchange";
+    }
+    if (m === "POST" && pathname === "/api/auth/token/refresh") {
+      return "refresh";
+    }
     // Any method, so tests can send bodies to an endpoint that checks the bearer token.
-    if (pathname === "/voice/api/v1/admin/accounts") return "accounts";
-    if (m === "POST" && pathname === "/api/auth/login/admin") return "login";
-    if (m === "POST" && pathname === "/voice/api/v1/admin/token") return "createToken";
-    if (m === "GET" && pathname === "/voice/api/v1/admin/token") return "listTokens";
-    if (m === "DELETE" && pathname.startsWith("/voice/api/v1/admin/token/")) return "deleteToken";
+    if (pathname === "/voice/api/v1/admin/accounts") {
+      return "accounts";
+    }
+    if (m === "POST" && pathname === "/api/auth/login/admin") {
+      return "login";
+    }
+    if (m === "POST" && pathname === "/voice/api/v1/admin/token") {
+      return "createToken";
+    }
+    if (m === "GET" && pathname === "/voice/api/v1/admin/token") {
+      return "listTokens";
+    }
+    if (m === "DELETE" && pathname.startsWith("/voice/api/v1/admin/token/")) {
+      return "deleteToken";
+    }
     return undefined;
   }
 
@@ -192,15 +212,23 @@ export function fakeServer(options: ServerOptions) {
         ) {
           return apiError(400, token, uri);
         }
-        if (!parentTokens.has(token)) return apiError(401, token, uri);
+        if (!parentTokens.has(token)) {
+          return apiError(401, token, uri);
+        }
         return json(200, issue(url.searchParams.get("includeRefresh") === "true"));
       }
       case "refresh": {
         const form = new URLSearchParams(await request.text());
         const token = form.get("refresh_token") ?? "";
-        if (form.get("rcTokenType") !== "Bearer") return apiError(400, token, uri);
-        if (!refresh.has(token)) return apiError(401, token, uri);
-        if (options.refreshWithoutRefreshToken) return json(200, issue(false));
+        if (form.get("rcTokenType") !== "Bearer") {
+          return apiError(400, token, uri);
+        }
+        if (!refresh.has(token)) {
+          return apiError(401, token, uri);
+        }
+        if (options.refreshWithoutRefreshToken) {
+          return json(200, issue(false));
+        }
         refresh.delete(token);
         return json(200, issue(true));
       }
@@ -210,8 +238,12 @@ export function fakeServer(options: ServerOptions) {
           expiredAnswers++;
           return text(401, "Jwt is expired");
         }
-        if (state !== "valid") return apiError(401, request.headers.get("Authorization") ?? "", uri);
-        if (request.method !== "GET") return text(200, await request.text());
+        if (state !== "valid") {
+          return apiError(401, request.headers.get("Authorization") ?? "", uri);
+        }
+        if (request.method !== "GET") {
+          return text(200, await request.text());
+        }
         return json(200, [{ accountId: "99990001", accountName: "Sub" }]);
       }
       case "login": {
@@ -228,16 +260,22 @@ export function fakeServer(options: ServerOptions) {
       default: {
         const apiToken = request.headers.get("X-Auth-Token");
         const authorized = apiToken ? apiTokenSet.has(apiToken) : bearer(request) === "valid";
-        if (!authorized) return apiError(401, apiToken ?? request.headers.get("Authorization") ?? "", uri);
+        if (!authorized) {
+          return apiError(401, apiToken ?? request.headers.get("Authorization") ?? "", uri);
+        }
         if (endpoint === "createToken") {
           const created = `aws80:${crypto.randomUUID()}`;
           apiTokenSet.add(created);
           secrets.add(created);
           return text(200, created);
         }
-        if (endpoint === "listTokens") return json(200, [...apiTokenSet]);
+        if (endpoint === "listTokens") {
+          return json(200, [...apiTokenSet]);
+        }
         const target = decodeURIComponent(url.pathname.split("/").pop() ?? "");
-        if (!apiTokenSet.delete(target)) return apiError(404, target, `${url.pathname} - DELETE`);
+        if (!apiTokenSet.delete(target)) {
+          return apiError(404, target, `${url.pathname} - DELETE`);
+        }
         return options.deleteStatus === 204
           ? new Response(null, { status: 204, headers: headers() })
           : text(200, "true");
@@ -249,15 +287,21 @@ export function fakeServer(options: ServerOptions) {
     const request = input instanceof Request ? input : new Request(input);
     requests.push(request.clone());
     const endpoint = route(request);
-    if (!endpoint) return text(404, "no route");
+    if (!endpoint) {
+      return text(404, "no route");
+    }
     calls[endpoint]++;
     if (endpoint === "refresh") {
       refreshTokensSent.push(new URLSearchParams(await request.clone().text()).get("refresh_token") ?? "");
     }
     const tokenCall = endpoint === "exchange" || endpoint === "refresh" || endpoint === "login";
-    if (tokenCall && tokenLatencyMs > 0) clock.advance(tokenLatencyMs / 2);
+    if (tokenCall && tokenLatencyMs > 0) {
+      clock.advance(tokenLatencyMs / 2);
+    }
     const fault = faults[endpoint]?.shift();
-    if (fault === "network") throw new TypeError(`fetch failed: ${request.url}`, { cause: networkCause() });
+    if (fault === "network") {
+      throw new TypeError(`fetch failed: ${request.url}`, { cause: networkCause() });
+    }
     if (fault === "hang") {
       return new Promise((_, reject) => {
         request.signal.addEventListener("abort", () => reject(request.signal.reason));
@@ -267,10 +311,13 @@ export function fakeServer(options: ServerOptions) {
       await handle(endpoint, request);
       throw new TypeError(`socket hang up: ${request.url}`, { cause: networkCause() });
     }
-    if (fault)
+    if (fault) {
       return new Response(fault.body ?? "", { status: fault.status, headers: headers(fault.headers) });
+    }
     const response = await handle(endpoint, request);
-    if (tokenCall && tokenLatencyMs > 0) clock.advance(tokenLatencyMs / 2);
+    if (tokenCall && tokenLatencyMs > 0) {
+      clock.advance(tokenLatencyMs / 2);
+    }
     return response;
   }
 
@@ -289,7 +336,9 @@ export function fakeServer(options: ServerOptions) {
     },
     /** Every access token issued so far answers `Jwt is expired` from now on. */
     expireAccessTokens() {
-      for (const token of access.keys()) revoked.add(token);
+      for (const token of access.keys()) {
+        revoked.add(token);
+      }
     },
     /** Forgets every refresh token, as if they had all been spent elsewhere. */
     revokeRefreshTokens() {

@@ -21,7 +21,9 @@ vi.mock("node:fs/promises", async (importOriginal) => {
   return {
     ...real,
     rename: async (from: string, to: string) => {
-      if (faults.rename && String(from).endsWith(".lock")) throw refuse(faults.rename);
+      if (faults.rename && String(from).endsWith(".lock")) {
+        throw refuse(faults.rename);
+      }
       if (faults.swapIn && String(from).endsWith(".lock")) {
         await real.unlink(from);
         await real.writeFile(from, faults.swapIn);

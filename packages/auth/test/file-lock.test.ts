@@ -206,7 +206,9 @@ describe("many processes on one token file", () => {
     }
   });
   afterAll(async () => {
-    if (dist) await rm(dist, { recursive: true, force: true });
+    if (dist) {
+      await rm(dist, { recursive: true, force: true });
+    }
   });
 
   /** A token server on 127.0.0.1 that counts how often each refresh token is presented. */
@@ -225,7 +227,9 @@ describe("many processes on one token file", () => {
       request.on("data", (chunk) => (body += chunk));
       request.on("end", () => {
         const token = new URLSearchParams(body).get("refresh_token");
-        if (token) presented.set(token, (presented.get(token) ?? 0) + 1);
+        if (token) {
+          presented.set(token, (presented.get(token) ?? 0) + 1);
+        }
         response.writeHead(200, { "Content-Type": "application/json" }).end(issue());
       });
     });
@@ -283,7 +287,9 @@ describe("many processes on one token file", () => {
         );
         expect(server.presented.get(spentSoon)).toBe(1);
       }
-      for (const count of server.presented.values()) expect(count).toBe(1);
+      for (const count of server.presented.values()) {
+        expect(count).toBe(1);
+      }
     } finally {
       server.close();
     }

@@ -66,7 +66,9 @@ describe("fileStore", () => {
     }
     await Promise.all(writes);
     for (const read of await Promise.all(reads)) {
-      if (read !== undefined) expect((read as { accessToken: string }).accessToken).toMatch(/^access-\d+$/);
+      if (read !== undefined) {
+        expect((read as { accessToken: string }).accessToken).toMatch(/^access-\d+$/);
+      }
     }
     expect((await readdir(dir)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });

@@ -54,7 +54,9 @@ async function underGarbageCollection<T>(promise: Promise<T>): Promise<T> {
   let garbage: unknown[] = [];
   while (!settled) {
     garbage.push(new Array(50_000).fill({ x: Math.random() }));
-    if (garbage.length > 20) garbage = [];
+    if (garbage.length > 20) {
+      garbage = [];
+    }
     gc();
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -70,7 +72,9 @@ describe("deadlines hold while the collector runs", () => {
         .catch((error) => error),
     );
     const errors = await underGarbageCollection(Promise.all(calls));
-    for (const error of errors) expect(error).toMatchObject({ code: "network_error", timedOut: true });
+    for (const error of errors) {
+      expect(error).toMatchObject({ code: "network_error", timedOut: true });
+    }
   });
 
   it("a token call that never gets headers times out", async () => {
@@ -193,7 +197,9 @@ describe("malformed token answers", () => {
       const error = await s.auth.getAccessToken().catch((e) => e);
       expect(error).toBeInstanceOf(EngageVoiceAuthError);
       expect(error.code).toBe("unexpected_response");
-      if (accessToken) expect(error.message).not.toContain(accessToken);
+      if (accessToken) {
+        expect(error.message).not.toContain(accessToken);
+      }
     },
   );
 
@@ -258,7 +264,9 @@ describe("what an error may quote", () => {
   it("a refresh token echoed as the errorCode of a refusal stays out of the message and the log", async () => {
     const s = setup();
     const echo = async (request: Request) => {
-      if (!request.url.endsWith("/api/auth/token/refresh")) return s.server.fetch(request);
+      if (!request.url.endsWith("/api/auth/token/refresh")) {
+        return s.server.fetch(request);
+      }
       const sent = new URLSearchParams(await request.text()).get("refresh_token") ?? "";
       return Response.json({ errorCode: sent, generalMessage: sent }, { status: 401 });
     };
@@ -273,7 +281,9 @@ describe("what an error may quote", () => {
     const spent = first.refreshToken as string;
     await auth.refresh(); // refused, then one new exchange
     expect(s.logs.some((line) => line.includes("refused with 401"))).toBe(true);
-    for (const line of s.logs) expect(line).not.toContain(spent);
+    for (const line of s.logs) {
+      expect(line).not.toContain(spent);
+    }
   });
 });
 

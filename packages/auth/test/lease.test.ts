@@ -12,7 +12,9 @@ function scripted(takes: (boolean | Error)[]) {
       remaining.push(remainingMs);
       calls.push("take");
       const next = takes.shift() ?? false;
-      if (next instanceof Error) throw next;
+      if (next instanceof Error) {
+        throw next;
+      }
       return next;
     }),
     renew: vi.fn(async () => {

@@ -11,7 +11,9 @@ const gc = runInNewContext("gc") as () => void;
 /** Whether the heap holds the string; it is made only after the snapshot, so the search cannot find itself. */
 async function heapHolds(needle: () => string): Promise<boolean> {
   let text = "";
-  for await (const chunk of getHeapSnapshot()) text += chunk;
+  for await (const chunk of getHeapSnapshot()) {
+    text += chunk;
+  }
   return text.includes(needle());
 }
 

@@ -59,7 +59,9 @@ describe("legacyLogin", () => {
     const { login } = world();
     const tokens = await legacyLogin(login);
     const shown = [JSON.stringify(tokens), inspect(tokens, { depth: 5 }), JSON.stringify({ ...tokens })];
-    for (const text of shown) expect(text).not.toContain(LEGACY_USER.password);
+    for (const text of shown) {
+      expect(text).not.toContain(LEGACY_USER.password);
+    }
     expect(Object.values({ ...tokens }).includes(LEGACY_USER.password)).toBe(false);
   });
 

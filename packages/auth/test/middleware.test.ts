@@ -96,7 +96,9 @@ describe("401 Jwt is expired", () => {
     // Holds the answer to requests marked X-Hold until released: they arrive after the renewal.
     const holding = async (request: Request) => {
       const response = await s.server.fetch(request);
-      if (request.headers.has("X-Hold")) await held;
+      if (request.headers.has("X-Hold")) {
+        await held;
+      }
       return response;
     };
     const client = createClient({ baseUrl: BASE, fetch: holding });

@@ -42,7 +42,9 @@ describe("refresh token rotation", () => {
       store,
       fetch: async (request) => {
         const auth = request.headers.get("Authorization");
-        if (auth) events.push(`use ${auth.slice("Bearer ".length)}`);
+        if (auth) {
+          events.push(`use ${auth.slice("Bearer ".length)}`);
+        }
         return (server as FakeServer).fetch(request);
       },
     });

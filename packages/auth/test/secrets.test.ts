@@ -46,7 +46,9 @@ function expectNoSecret(texts: string[], secrets: Iterable<string>) {
   for (const secret of secrets) {
     for (const form of forms(secret)) {
       for (const text of texts) {
-        if (text.includes(form)) throw new Error(`a secret leaked into: ${text.slice(0, 200)}`);
+        if (text.includes(form)) {
+          throw new Error(`a secret leaked into: ${text.slice(0, 200)}`);
+        }
       }
     }
   }
@@ -73,7 +75,9 @@ describe("secrets never appear in errors or logs", () => {
       const s = setup(overrides, serverOptions);
       await scenario(s);
       logs.push(...s.logs);
-      for (const secret of s.server.secrets) extra.add(secret);
+      for (const secret of s.server.secrets) {
+        extra.add(secret);
+      }
     };
 
     // exchange rejected: the fake echoes the parent token in its error body
@@ -209,10 +213,14 @@ describe("secrets never appear in errors or logs", () => {
     server.fail("createToken", "network");
     errors.push(await caught(byBearer.create()));
     logs.push(...lines);
-    for (const secret of server.secrets) extra.add(secret);
+    for (const secret of server.secrets) {
+      extra.add(secret);
+    }
 
     expect(errors.length).toBe(24);
-    for (const error of errors) expect(error).toBeInstanceOf(EngageVoiceAuthError);
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(EngageVoiceAuthError);
+    }
     const codes = new Set(errors.map((e) => (e as EngageVoiceAuthError).code));
     expect([...codes].sort()).toEqual(
       [

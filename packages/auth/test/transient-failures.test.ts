@@ -142,7 +142,9 @@ describe("defaults", () => {
     });
     const logger = {
       warn: (message: string) => {
-        if (message.includes("trying again in 500 ms")) retryLogged();
+        if (message.includes("trying again in 500 ms")) {
+          retryLogged();
+        }
       },
     };
     vi.stubGlobal("fetch", server.fetch);

@@ -16,7 +16,9 @@ describe("error codes are string literals", () => {
     const error = await setup({ rcAccessToken: "rc-wrong" })
       .auth.getAccessToken()
       .catch((e: unknown) => e);
-    if (!(error instanceof EngageVoiceAuthError)) throw new Error("expected a typed error");
+    if (!(error instanceof EngageVoiceAuthError)) {
+      throw new Error("expected a typed error");
+    }
     expectTypeOf(error.code).toEqualTypeOf<AuthErrorCode>();
     // @ts-expect-error: "exchange_rejectd" is not a code
     expect(error.code === "exchange_rejectd").toBe(false);

@@ -20,7 +20,9 @@ Starts the stateful sandbox of both hosts on 127.0.0.1 (fake data; no real crede
 async function main(args: string[]): Promise<number> {
   // A closed pipe (`engage-voice users | head -1`) is not an error worth a line.
   process.stdout.on("error", (error: { code?: string }) => {
-    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    if (error.code === "EPIPE") {
+      process.exit(process.exitCode ?? 0);
+    }
   });
   // The sandbox has its own flags and help: the command hands them over as they are.
   if (args[0] === "sandbox") {
@@ -31,7 +33,9 @@ async function main(args: string[]): Promise<number> {
   try {
     parsed = parseCommandLine(args);
   } catch (error) {
-    if (!(error instanceof CliError)) throw error;
+    if (!(error instanceof CliError)) {
+      throw error;
+    }
     process.stderr.write(`engage-voice: ${error.message}\n`);
     return error.exitCode;
   }

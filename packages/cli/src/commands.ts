@@ -16,8 +16,12 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 function retryAfterMs(header: string | null): number | undefined {
-  if (header === null) return undefined;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  if (header === null) {
+    return undefined;
+  }
+  if (/^\d+$/.test(header.trim())) {
+    return Number(header.trim()) * 1000;
+  }
   const date = Date.parse(header);
   return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
 }
@@ -33,7 +37,9 @@ function answerError(response: Response, error: unknown): ApiAnswerError {
 
 function userOf(session: Session | undefined) {
   const agent = session?.agentDetails[0];
-  if (!agent) return undefined;
+  if (!agent) {
+    return undefined;
+  }
   return {
     firstName: agent.firstName,
     lastName: agent.lastName,
@@ -50,11 +56,13 @@ async function login(ctx: Context): Promise<void> {
   const { io, values } = ctx;
   ctx.at.fromProfile = false;
   let parentToken: string;
-  if (values["rc-token-stdin"]) parentToken = await readStdin(io.stdin, "The RingCentral access token");
-  else if (io.env[ENV.parentToken]) parentToken = io.env[ENV.parentToken] as string;
-  else if (io.stdin.isTTY)
+  if (values["rc-token-stdin"]) {
+    parentToken = await readStdin(io.stdin, "The RingCentral access token");
+  } else if (io.env[ENV.parentToken]) {
+    parentToken = io.env[ENV.parentToken] as string;
+  } else if (io.stdin.isTTY) {
     parentToken = await promptHidden("RingCentral access token: ", io.stdin, io.stderr);
-  else {
+  } else {
     throw usageError(
       `login needs a RingCentral access token: pipe it with --rc-token-stdin or set ${ENV.parentToken}`,
     );
@@ -68,7 +76,9 @@ async function login(ctx: Context): Promise<void> {
     },
   });
   await auth.getAccessToken();
-  if (!tokens) throw new CliError("The exchange gave no token set", EXIT.failure);
+  if (!tokens) {
+    throw new CliError("The exchange gave no token set", EXIT.failure);
+  }
   // A new session replaces the old one, whatever order a store keeps.
   const store = fileStore(ctx.tokenPath);
   await store.clear();
@@ -98,7 +108,9 @@ async function login(ctx: Context): Promise<void> {
   const accounts = current?.agentDetails.map(
     (a) => `${a.accountId}${a.accountName ? ` (${a.accountName})` : ""}`,
   );
-  if (accounts?.length) ctx.out(`Accounts: ${accounts.join(", ")}\n`);
+  if (accounts?.length) {
+    ctx.out(`Accounts: ${accounts.join(", ")}\n`);
+  }
   ctx.out(`Access token valid until ${iso(current?.expiresAt)}, renewed as needed (engage-voice token).\n`);
 }
 
@@ -106,23 +118,34 @@ async function token(ctx: Context): Promise<void> {
   const auth = await session(ctx);
   const accessToken = await auth.getAccessToken();
   // Only --json changes this output: $(engage-voice token) must get the bare token.
-  if (ctx.values.json) ctx.out(json({ accessToken, expiresAt: iso(auth.session()?.expiresAt) }));
-  else ctx.out(`${accessToken}\n`);
+  if (ctx.values.json) {
+    ctx.out(json({ accessToken, expiresAt: iso(auth.session()?.expiresAt) }));
+  } else {
+    ctx.out(`${accessToken}\n`);
+  }
 }
 
 async function logout(ctx: Context): Promise<void> {
   const store = fileStore(ctx.tokenPath);
   const had = (await store.get().catch(() => undefined)) !== undefined;
   await store.clear();
-  if (ctx.json) ctx.out(json({ profile: ctx.profile, baseUrl: ctx.baseUrl, loggedOut: had }));
-  else if (had) ctx.out(`Logged out of ${ctx.baseUrl}, profile ${ctx.profile}.\n`);
-  else ctx.out(`Not logged in to ${ctx.baseUrl} with profile ${ctx.profile}: nothing to forget.\n`);
+  if (ctx.json) {
+    ctx.out(json({ profile: ctx.profile, baseUrl: ctx.baseUrl, loggedOut: had }));
+  } else if (had) {
+    ctx.out(`Logged out of ${ctx.baseUrl}, profile ${ctx.profile}.\n`);
+  } else {
+    ctx.out(`Not logged in to ${ctx.baseUrl} with profile ${ctx.profile}: nothing to forget.\n`);
+  }
 }
 
 async function profiles(ctx: Context): Promise<void> {
   const names = new Set(Object.keys(ctx.config.profiles));
   const folders = await readdir(join(ctx.dir, "tokens"), { withFileTypes: true }).catch(() => []);
-  for (const entry of folders) if (entry.isDirectory()) names.add(entry.name);
+  for (const entry of folders) {
+    if (entry.isDirectory()) {
+      names.add(entry.name);
+    }
+  }
   const rows = [];
   for (const name of [...names].sort()) {
     const hosts = ctx.config.profiles[name] ?? {
@@ -145,8 +168,12 @@ async function profiles(ctx: Context): Promise<void> {
       renewable: Boolean(stored?.refreshToken),
     });
   }
-  if (ctx.json) return ctx.out(json(rows));
-  if (rows.length === 0) return ctx.out("No profiles yet: run engage-voice login\n");
+  if (ctx.json) {
+    return ctx.out(json(rows));
+  }
+  if (rows.length === 0) {
+    return ctx.out("No profiles yet: run engage-voice login\n");
+  }
   ctx.out(
     table(
       ["", "PROFILE", "HOST", "USER", "ACCOUNTS", "SESSION"],
@@ -169,8 +196,12 @@ async function profiles(ctx: Context): Promise<void> {
 async function accounts(ctx: Context): Promise<void> {
   const auth = await session(ctx);
   const { data, error, response } = await auth.client().GET("/voice/api/v1/admin/accounts");
-  if (!response.ok || !Array.isArray(data)) throw answerError(response, error);
-  if (ctx.json) return ctx.out(json(data));
+  if (!response.ok || !Array.isArray(data)) {
+    throw answerError(response, error);
+  }
+  if (ctx.json) {
+    return ctx.out(json(data));
+  }
   ctx.out(
     table(
       ["ACCOUNT ID", "NAME", "MAIN ACCOUNT", "RC ACCESS", "ARCHIVED"],
@@ -197,8 +228,12 @@ async function users(ctx: Context): Promise<void> {
   const { data, error, response } = await auth.client().GET("/voice/api/v1/admin/users", {
     params: { query: { ...(flatten ? { flatten: true } : {}), ...(activeOnly ? { activeOnly: true } : {}) } },
   });
-  if (!response.ok || !Array.isArray(data)) throw answerError(response, error);
-  if (ctx.json) return ctx.out(json(data));
+  if (!response.ok || !Array.isArray(data)) {
+    throw answerError(response, error);
+  }
+  if (ctx.json) {
+    return ctx.out(json(data));
+  }
   const rows: unknown[][] = [];
   const walk = (list: readonly UserRow[], depth: number) => {
     for (const user of list) {
@@ -207,7 +242,9 @@ async function users(ctx: Context): Promise<void> {
         : "";
       const name = user.fullName ?? `${user.firstName ?? ""} ${user.lastName ?? ""}`.trim();
       rows.push([user.userId, user.userName, `${"  ".repeat(depth)}${name}`, user.enabled, roles]);
-      if (Array.isArray(user.children)) walk(user.children as UserRow[], depth + 1);
+      if (Array.isArray(user.children)) {
+        walk(user.children as UserRow[], depth + 1);
+      }
     }
   };
   walk(data as UserRow[], 0);
@@ -242,12 +279,15 @@ async function legacyBearer(ctx: Context): Promise<string> {
     throw usageError("A direct login needs --username and --platform-id");
   }
   let password: string;
-  if (values["password-stdin"]) password = await readStdin(io.stdin, "The password");
-  else if (io.stdin.isTTY) password = await promptHidden("Password: ", io.stdin, io.stderr);
-  else
+  if (values["password-stdin"]) {
+    password = await readStdin(io.stdin, "The password");
+  } else if (io.stdin.isTTY) {
+    password = await promptHidden("Password: ", io.stdin, io.stderr);
+  } else {
     throw usageError(
       "The password is needed: pipe it with --password-stdin, or run on a terminal to be asked",
     );
+  }
   ctx.at.host = ctx.legacyBaseUrl;
   ctx.at.fromProfile = false;
   const tokens = await legacyLogin({
@@ -286,8 +326,11 @@ async function apiTokensCommand(ctx: Context): Promise<void> {
       fetch: ctx.fetch,
     });
     await tokens.delete(target);
-    if (ctx.json) ctx.out(json({ deleted: maskToken(target) }));
-    else ctx.out(`Deleted the permanent API token ${maskToken(target)}.\n`);
+    if (ctx.json) {
+      ctx.out(json({ deleted: maskToken(target) }));
+    } else {
+      ctx.out(`Deleted the permanent API token ${maskToken(target)}.\n`);
+    }
     return;
   }
   const tokens = apiTokens({
@@ -298,13 +341,20 @@ async function apiTokensCommand(ctx: Context): Promise<void> {
   if (action === "create") {
     const created = await tokens.create();
     // Like `token`: the bare value unless --json, so that $(engage-voice api-tokens create) works.
-    if (ctx.values.json) ctx.out(json({ apiToken: created }));
-    else ctx.out(`${created}\n`);
+    if (ctx.values.json) {
+      ctx.out(json({ apiToken: created }));
+    } else {
+      ctx.out(`${created}\n`);
+    }
     return;
   }
   const list = await tokens.list();
-  if (ctx.json) return ctx.out(json(list));
-  if (list.length === 0) return ctx.out("No permanent API tokens.\n");
+  if (ctx.json) {
+    return ctx.out(json(list));
+  }
+  if (list.length === 0) {
+    return ctx.out("No permanent API tokens.\n");
+  }
   ctx.out(
     table(
       ["API TOKEN"],

@@ -23,13 +23,19 @@ export interface Platform {
  */
 export function configDir({ env, platform, home }: Platform): string {
   const own = env[ENV.configDir];
-  if (own && isAbsolute(own)) return own;
+  if (own && isAbsolute(own)) {
+    return own;
+  }
   const xdg = env.XDG_CONFIG_HOME;
-  if (xdg && isAbsolute(xdg)) return join(xdg, "engage-voice");
+  if (xdg && isAbsolute(xdg)) {
+    return join(xdg, "engage-voice");
+  }
   if (platform === "win32") {
     return join(env.APPDATA || join(home, "AppData", "Roaming"), "engage-voice");
   }
-  if (platform === "darwin") return join(home, "Library", "Application Support", "engage-voice");
+  if (platform === "darwin") {
+    return join(home, "Library", "Application Support", "engage-voice");
+  }
   return join(home, ".config", "engage-voice");
 }
 
@@ -92,7 +98,9 @@ export async function readConfig(dir: string): Promise<ConfigFile> {
   try {
     text = await readFile(configPath(dir), "utf8");
   } catch (error) {
-    if ((error as { code?: unknown }).code === "ENOENT") return { profiles: {} };
+    if ((error as { code?: unknown }).code === "ENOENT") {
+      return { profiles: {} };
+    }
     throw new CliError(`${configPath(dir)} could not be read: check its permissions`, EXIT.failure);
   }
   try {

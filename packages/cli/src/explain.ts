@@ -47,7 +47,9 @@ function isNetworkFailure(error: unknown): boolean {
 }
 
 export function explain(error: unknown, at: Situation): Explained {
-  if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
+  if (error instanceof CliError) {
+    return { message: error.message, exitCode: error.exitCode };
+  }
   const loginAgain = (why: string): Explained => ({
     message: `${why}: run ${at.login}`,
     exitCode: EXIT.login,

@@ -9,7 +9,9 @@ import type { CommandSpec, OptionValues } from "./usage.js";
 
 /** A stack for --debug. A foreign error's message may quote a request, so only its name is kept. */
 function debugTrace(error: unknown): string {
-  if (!(error instanceof Error)) return `${typeof error}`;
+  if (!(error instanceof Error)) {
+    return `${typeof error}`;
+  }
   const own =
     error instanceof EngageVoiceAuthError || error instanceof CliError || error instanceof ApiAnswerError;
   const code = (error as { code?: unknown }).code;
@@ -38,14 +40,18 @@ export async function run(
   try {
     ctx = await createContext(io, spec, values, positionals);
     const command = commands[spec.name];
-    if (!command) throw new CliError(`No such command: ${spec.name}`, EXIT.usage);
+    if (!command) {
+      throw new CliError(`No such command: ${spec.name}`, EXIT.usage);
+    }
     await command(ctx);
     return EXIT.ok;
   } catch (error) {
     ctx?.spinner.stop();
     const { message, exitCode } = explain(error, ctx?.at ?? fallback);
     io.stderr.write(`engage-voice: ${message}\n`);
-    if (values.debug === true) io.stderr.write(`[debug] ${debugTrace(error)}\n`);
+    if (values.debug === true) {
+      io.stderr.write(`[debug] ${debugTrace(error)}\n`);
+    }
     return exitCode;
   } finally {
     ctx?.spinner.stop();

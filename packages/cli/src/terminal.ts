@@ -16,7 +16,9 @@ export interface InStream extends NodeJS.ReadableStream {
 
 /** Control characters from an API answer could move the cursor or retitle the terminal. */
 export function printable(value: unknown): string {
-  if (value === undefined || value === null) return "";
+  if (value === undefined || value === null) {
+    return "";
+  }
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
   return String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
 }
@@ -57,7 +59,9 @@ export class Spinner {
 
   /** Starts a wait; returns the function that ends it. */
   begin(label: string): () => void {
-    if (!this.enabled) return () => {};
+    if (!this.enabled) {
+      return () => {};
+    }
     const id = this.next++;
     this.labels.set(id, label);
     if (!this.timer && !this.delay) {
@@ -71,7 +75,9 @@ export class Spinner {
     }
     return () => {
       this.labels.delete(id);
-      if (this.labels.size === 0) this.stop();
+      if (this.labels.size === 0) {
+        this.stop();
+      }
     };
   }
 
@@ -84,11 +90,17 @@ export class Spinner {
   }
 
   stop(): void {
-    if (this.delay) clearTimeout(this.delay);
-    if (this.timer) clearInterval(this.timer);
+    if (this.delay) {
+      clearTimeout(this.delay);
+    }
+    if (this.timer) {
+      clearInterval(this.timer);
+    }
     this.delay = undefined;
     this.timer = undefined;
-    if (this.shown) this.stream.write("\r\x1b[2K");
+    if (this.shown) {
+      this.stream.write("\r\x1b[2K");
+    }
     this.shown = false;
   }
 }
@@ -105,10 +117,14 @@ export async function readStdin(stdin: InStream, what: string): Promise<string> 
   let text = "";
   for await (const chunk of stdin) {
     text += typeof chunk === "string" ? chunk : (chunk as Buffer).toString("utf8");
-    if (text.length > MAX_STDIN) throw usageError(`${what} on stdin is longer than 64 KiB`);
+    if (text.length > MAX_STDIN) {
+      throw usageError(`${what} on stdin is longer than 64 KiB`);
+    }
   }
   const value = text.replace(/\r?\n$/, "");
-  if (value.trim() === "") throw usageError(`${what} on stdin is empty`);
+  if (value.trim() === "") {
+    throw usageError(`${what} on stdin is empty`);
+  }
   return value;
 }
 
@@ -134,17 +150,25 @@ export function promptHidden(question: string, stdin: InStream, stderr: OutStrea
       setRawMode.call(stdin, false);
       stdin.pause();
       stderr.write("\n");
-      if (error) reject(error);
-      else resolve(value);
+      if (error) {
+        reject(error);
+      } else {
+        resolve(value);
+      }
     };
     const onData = (chunk: Buffer | string) => {
       for (const char of typeof chunk === "string" ? chunk : chunk.toString("utf8")) {
-        if (char === "\r" || char === "\n") return done();
+        if (char === "\r" || char === "\n") {
+          return done();
+        }
         if (char === "\u0003" || (char === "\u0004" && value === "")) {
           return done(new CliError("Cancelled: nothing was sent", EXIT.usage));
         }
-        if (char === "\u007f" || char === "\b") value = value.slice(0, -1);
-        else if (char >= " ") value += char;
+        if (char === "\u007f" || char === "\b") {
+          value = value.slice(0, -1);
+        } else if (char >= " ") {
+          value += char;
+        }
       }
     };
     stdin.on("data", onData);

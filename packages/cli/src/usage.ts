@@ -264,7 +264,9 @@ export function parseCommandLine(args: readonly string[]): Parsed {
   for (const arg of dashDash === -1 ? args : args.slice(0, dashDash)) {
     const name = arg.split("=")[0] ?? "";
     const hint = REFUSED[name];
-    if (hint) throw usageError(`${name} is not accepted: it would land in shell history; ${hint}`);
+    if (hint) {
+      throw usageError(`${name} is not accepted: it would land in shell history; ${hint}`);
+    }
   }
 
   // The command is the leading positional words, wherever the options are: a loose first pass
@@ -286,10 +288,16 @@ export function parseCommandLine(args: readonly string[]): Parsed {
   const [first, second] = words;
   if (first === "help") {
     const topic = words.slice(1).join(" ");
-    if (!topic) return { kind: "help", text: mainHelp() };
+    if (!topic) {
+      return { kind: "help", text: mainHelp() };
+    }
     const found = COMMANDS.find((c) => c.name === topic);
-    if (found) return { kind: "help", text: commandHelp(found) };
-    if (GROUPS[topic]) return { kind: "help", text: groupHelp(topic) };
+    if (found) {
+      return { kind: "help", text: commandHelp(found) };
+    }
+    if (GROUPS[topic]) {
+      return { kind: "help", text: groupHelp(topic) };
+    }
     throw usageError("Unknown command after help: run engage-voice --help for the list");
   }
   if (first !== undefined) {
@@ -321,7 +329,9 @@ export function parseCommandLine(args: readonly string[]): Parsed {
     const code = (error as { code?: string }).code;
     if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
       const offending = args.find((arg) => {
-        if (!arg.startsWith("-") || arg === "--") return false;
+        if (!arg.startsWith("-") || arg === "--") {
+          return false;
+        }
         const name = (arg.split("=")[0] ?? "").replace(/^--?/, "");
         return !(name in GLOBAL_OPTIONS || name in (spec?.options ?? {}));
       });
@@ -338,14 +348,24 @@ export function parseCommandLine(args: readonly string[]): Parsed {
   }
   const values = parsed.values as OptionValues;
 
-  if (values.version) return { kind: "version" };
+  if (values.version) {
+    return { kind: "version" };
+  }
   if (values.help || (!spec && !group)) {
-    if (spec) return { kind: "help", text: commandHelp(spec) };
-    if (group) return { kind: "help", text: groupHelp(group) };
-    if (words.length === 0) return { kind: "help", text: mainHelp() };
+    if (spec) {
+      return { kind: "help", text: commandHelp(spec) };
+    }
+    if (group) {
+      return { kind: "help", text: groupHelp(group) };
+    }
+    if (words.length === 0) {
+      return { kind: "help", text: mainHelp() };
+    }
   }
   if (!spec) {
-    if (group) throw usageError(`engage-voice ${group} needs a command: ${groupCommands(group)}`);
+    if (group) {
+      throw usageError(`engage-voice ${group} needs a command: ${groupCommands(group)}`);
+    }
     throw usageError("No command: run engage-voice --help for the list");
   }
   const positionals = parsed.positionals.slice(spec.name.split(" ").length);
@@ -356,7 +376,9 @@ export function parseCommandLine(args: readonly string[]): Parsed {
         : `engage-voice ${spec.name} takes ${spec.args}: run engage-voice ${spec.name} --help`,
     );
   }
-  if (values.json && values.table) throw usageError("--json and --table cannot go together");
+  if (values.json && values.table) {
+    throw usageError("--json and --table cannot go together");
+  }
   return { kind: "run", spec, values, positionals };
 }
 

@@ -49,7 +49,9 @@ const lee = () => sandbox.seed.legacyLogins[0] as { username: string; password: 
 
 async function remember(profile: string) {
   const stored = await storedTokens(home, profile, sandbox.mainUrl);
-  if (stored.refreshToken) refreshTokens.add(stored.refreshToken);
+  if (stored.refreshToken) {
+    refreshTokens.add(stored.refreshToken);
+  }
   return stored;
 }
 
@@ -335,7 +337,9 @@ describe("profiles and logout", () => {
     expect(table).toMatch(/^\*\s+default\s+http:\/\/127\.0\.0\.1:\d+\s+ada\.example@example\.com/m);
     for (const text of [JSON.stringify(rows), table]) {
       expect(text).not.toMatch(JWT);
-      for (const refresh of refreshTokens) expect(text).not.toContain(refresh);
+      for (const refresh of refreshTokens) {
+        expect(text).not.toContain(refresh);
+      }
     }
   });
 
@@ -359,6 +363,8 @@ describe("profiles and logout", () => {
   it("no stack trace anywhere without --debug", () => {
     const plain = transcript.filter((r) => !r.args.includes("--debug"));
     expect(plain.length).toBeGreaterThan(20);
-    for (const { stderr } of plain) expect(stderr).not.toMatch(/^\s+at /m);
+    for (const { stderr } of plain) {
+      expect(stderr).not.toMatch(/^\s+at /m);
+    }
   });
 });

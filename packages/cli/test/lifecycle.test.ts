@@ -32,7 +32,9 @@ describe("an expired access token", () => {
     const login = await cli(["login", "--rc-token-stdin", "--base-url", sandbox.mainUrl], { input: ada() });
     expect(login.code).toBe(0);
     const first = await storedTokens(home, "default", sandbox.mainUrl);
-    if (first.refreshToken) refreshTokens.push(first.refreshToken);
+    if (first.refreshToken) {
+      refreshTokens.push(first.refreshToken);
+    }
     await pause(5000);
     sandbox.faults.next({ kind: "status", status: 503, path: EXCHANGE, times: 50 });
     try {
@@ -42,7 +44,9 @@ describe("an expired access token", () => {
       expect(stdout).toMatch(new RegExp(`^${JWT.source}\\n$`));
       expect(stdout.trim()).not.toBe(first.accessToken);
       const renewed = await storedTokens(home, "default", sandbox.mainUrl);
-      if (renewed.refreshToken) refreshTokens.push(renewed.refreshToken);
+      if (renewed.refreshToken) {
+        refreshTokens.push(renewed.refreshToken);
+      }
       expect(renewed.accessToken).toBe(stdout.trim());
       expect(renewed.refreshToken).not.toBe(first.refreshToken);
       const response = await fetch(`${sandbox.mainUrl}/voice/api/v1/admin/accounts`, {

@@ -16,7 +16,9 @@ const root = join(import.meta.dirname, "..", "..", "..");
 function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (/^(npm_|pnpm_|NODE_PATH$|NODE_OPTIONS$|INIT_CWD$|ENGAGE_VOICE_)/i.test(name)) continue;
+    if (/^(npm_|pnpm_|NODE_PATH$|NODE_OPTIONS$|INIT_CWD$|ENGAGE_VOICE_)/i.test(name)) {
+      continue;
+    }
     env[name] = value;
   }
   env.PATH = (process.env.PATH ?? "")

@@ -20,7 +20,9 @@ describe("engage-voice sandbox", () => {
   it("starts both hosts with the given limits, answers on the printed URL, and stops on SIGINT", async () => {
     const run = start(["--token-lifetime", "5", "--exchange-limit", "50"]);
     while (!run.output().stdout.includes("Ctrl-C stops the sandbox.")) {
-      if (run.child.exitCode !== null) throw new Error(`exited early: ${run.output().stderr}`);
+      if (run.child.exitCode !== null) {
+        throw new Error(`exited early: ${run.output().stderr}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const { stdout } = run.output();

@@ -75,7 +75,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sandbox?.stop();
-  if (hasScript) expectNoSecrets(sandbox);
+  if (hasScript) {
+    expectNoSecrets(sandbox);
+  }
 });
 
 const ada = () => sandbox.seed.parentTokens.find((p) => p.token.endsWith("-ada"))?.token as string;

@@ -28,16 +28,22 @@ function describeHosts(doc) {
     const servers = new Set();
     for (const method of METHODS) {
       const op = item[method];
-      if (!op) continue;
+      if (!op) {
+        continue;
+      }
       const server = (op.servers ?? item.servers ?? doc.servers)[0];
       servers.add(server.url);
       const variable = server.url.match(/^\{(\w+)\}$/)?.[1];
-      if (!variable) throw new Error(`${method.toUpperCase()} ${path}: server url must be one variable`);
+      if (!variable) {
+        throw new Error(`${method.toUpperCase()} ${path}: server url must be one variable`);
+      }
       defaults[variable] = server.variables[variable].default;
       if (op.requestBody?.content?.["application/x-www-form-urlencoded"]) {
         formOperations[path] = [...(formOperations[path] ?? []), method];
       }
-      if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path}: no operationId`);
+      if (!op.operationId) {
+        throw new Error(`${method.toUpperCase()} ${path}: no operationId`);
+      }
       operations.push({
         operationId: op.operationId,
         method,
@@ -45,7 +51,9 @@ function describeHosts(doc) {
         host: server.url === rootServer ? "main" : "legacy",
       });
     }
-    if (servers.size !== 1) throw new Error(`${path}: its operations are split across hosts`);
+    if (servers.size !== 1) {
+      throw new Error(`${path}: its operations are split across hosts`);
+    }
     hosts[[...servers][0] === rootServer ? "main" : "legacy"].push(path);
   }
   return { hosts, formOperations, defaults, operations };
@@ -96,9 +104,13 @@ async function check() {
     for (const name of new Set([...expected, ...actual])) {
       const want = await readFile(join(tmp, name), "utf8").catch(() => null);
       const have = await readFile(join(target, name), "utf8").catch(() => null);
-      if (want === null) problems.push(`${name}: not produced by the generator (remove it)`);
-      else if (have === null) problems.push(`${name}: missing`);
-      else if (want !== have) problems.push(`${name}: differs from what the spec generates`);
+      if (want === null) {
+        problems.push(`${name}: not produced by the generator (remove it)`);
+      } else if (have === null) {
+        problems.push(`${name}: missing`);
+      } else if (want !== have) {
+        problems.push(`${name}: differs from what the spec generates`);
+      }
     }
     if (problems.length) {
       console.error(`src/generated/ is out of date with spec/dist/openapi.json:\n  ${problems.join("\n  ")}`);
@@ -112,8 +124,9 @@ async function check() {
   }
 }
 
-if (process.argv.includes("--check")) await check();
-else {
+if (process.argv.includes("--check")) {
+  await check();
+} else {
   await generate(target);
   console.log(`wrote ${target}`);
 }

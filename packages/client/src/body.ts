@@ -23,12 +23,18 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 export async function parseBody(response: Response): Promise<unknown> {
   const contentType = response.headers.get("Content-Type") ?? "";
   const text = await response.text();
-  if (text === "") return undefined;
-  if (/^text\//i.test(contentType)) return text;
+  if (text === "") {
+    return undefined;
+  }
+  if (/^text\//i.test(contentType)) {
+    return text;
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
-    if (JSON_TYPE.test(contentType)) throw new ResponseParseError(response.status, contentType, error);
+    if (JSON_TYPE.test(contentType)) {
+      throw new ResponseParseError(response.status, contentType, error);
+    }
     return text;
   }
 }
@@ -42,7 +48,9 @@ export function encodeForm(body: unknown): string {
   }
   const form = new URLSearchParams();
   for (const [name, value] of Object.entries(body)) {
-    if (value === undefined || value === null) continue;
+    if (value === undefined || value === null) {
+      continue;
+    }
     if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
       throw new TypeError(`Form field "${name}" must be a string, number or boolean`);
     }

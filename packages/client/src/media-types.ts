@@ -8,8 +8,12 @@ type Send = (url: string, init?: Init) => Promise<Result>;
 const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
 
 function hasContentType(headers: unknown): boolean {
-  if (!headers) return false;
-  if (headers instanceof Headers) return headers.has("Content-Type");
+  if (!headers) {
+    return false;
+  }
+  if (headers instanceof Headers) {
+    return headers.has("Content-Type");
+  }
   const entries = Array.isArray(headers) ? headers : Object.entries(headers as object);
   return entries.some(([name]) => String(name).toLowerCase() === "content-type");
 }
@@ -20,7 +24,9 @@ function withFormContentType(headers: unknown): unknown {
     copy.set("Content-Type", FORM_CONTENT_TYPE);
     return copy;
   }
-  if (Array.isArray(headers)) return [...headers, ["Content-Type", FORM_CONTENT_TYPE]];
+  if (Array.isArray(headers)) {
+    return [...headers, ["Content-Type", FORM_CONTENT_TYPE]];
+  }
   return { ...(headers as object | undefined), "Content-Type": FORM_CONTENT_TYPE };
 }
 
@@ -34,7 +40,9 @@ async function send(original: Send, method: string, url: string, init: Init = {}
   if (formOperations[url]?.includes(method.toLowerCase()) && !hasContentType(init.headers)) {
     next = { bodySerializer: encodeForm, ...next, headers: withFormContentType(init.headers) };
   }
-  if (next.parseAs !== undefined) return original(url, next);
+  if (next.parseAs !== undefined) {
+    return original(url, next);
+  }
   const result = await original(url, { ...next, parseAs: "stream" });
   if (!result.response.ok || result.data == null) {
     return "error" in result ? result : { data: undefined, response: result.response };

@@ -132,7 +132,9 @@ describe("GET /voice/api/v1/admin/accounts (listAccounts)", () => {
     expect(response.status).toBe(200);
     expect(contentType(response)).toBe("application/json");
     expect(Array.isArray(data)).toBe(true);
-    for (const account of data ?? []) assertSchema("Account", account);
+    for (const account of data ?? []) {
+      assertSchema("Account", account);
+    }
     expect(data?.[0]?.accountId).toMatch(/^\d+$/);
   });
 
@@ -172,7 +174,9 @@ describe("GET /voice/api/v1/admin/users (listUsers)", () => {
     const { data, response } = await main.GET("/voice/api/v1/admin/users", { headers: bearer });
     expect(response.status).toBe(200);
     expect(contentType(response)).toBe("application/json");
-    for (const user of data ?? []) assertSchema("User", user);
+    for (const user of data ?? []) {
+      assertSchema("User", user);
+    }
     expect(data?.[0]?.children?.length).toBeGreaterThan(0);
   });
 
@@ -182,7 +186,9 @@ describe("GET /voice/api/v1/admin/users (listUsers)", () => {
       headers: prefer("example=flat"),
     });
     expect(response.status).toBe(200);
-    for (const user of data ?? []) assertSchema("User", user);
+    for (const user of data ?? []) {
+      assertSchema("User", user);
+    }
     expect(data?.every((user) => user.children === undefined)).toBe(true);
   });
 
@@ -276,7 +282,9 @@ describe("GET /voice/api/v1/admin/token (listApiTokens, deprecated host)", () =>
     expect(response.status).toBe(200);
     expect(contentType(response)).toBe("application/json");
     expect(Array.isArray(data)).toBe(true);
-    for (const token of data ?? []) assertSchema("PermanentApiToken", token);
+    for (const token of data ?? []) {
+      assertSchema("PermanentApiToken", token);
+    }
   });
 
   it("answers 401", async () => {

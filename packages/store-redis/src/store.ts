@@ -33,7 +33,9 @@ export interface RedisStoreOptions {
 const HOUR = 3_600_000;
 
 function check(options: RedisStoreOptions): Required<RedisStoreOptions> {
-  if (typeof options !== "object" || options === null) throw invalidOptions("redisStore() needs { client }");
+  if (typeof options !== "object" || options === null) {
+    throw invalidOptions("redisStore() needs { client }");
+  }
   const given = options;
   const { client } = given;
   const methods = ["get", "set", "del", "eval"] as const;
@@ -55,7 +57,9 @@ function check(options: RedisStoreOptions): Required<RedisStoreOptions> {
 
 /** The stored JSON as a token set (printing itself redacted), or `undefined` when it is not one. */
 function parse(text: unknown): TokenSet | undefined {
-  if (typeof text !== "string") return undefined;
+  if (typeof text !== "string") {
+    return undefined;
+  }
   try {
     return fromStored(JSON.parse(text));
   } catch {

@@ -22,7 +22,9 @@ describe("redisStore lock", () => {
     const task = (name: string) => async () => {
       order.push(`enter ${name}`);
       // Several round trips to Redis while holding the lock: room for the other task to break in.
-      for (let i = 0; i < 5; i++) await redis.ping();
+      for (let i = 0; i < 5; i++) {
+        await redis.ping();
+      }
       await pause(20);
       order.push(`exit ${name}`);
       return name;
@@ -113,7 +115,9 @@ describe("redisStore lock heartbeat", () => {
       del: async () => 0,
       // No extension ever gets an answer (only the command deadline would end it); the release does.
       eval: async (script) => {
-        if (!script.includes("pexpire")) return 1;
+        if (!script.includes("pexpire")) {
+          return 1;
+        }
         extensions++;
         return new Promise(() => {});
       },

@@ -13,7 +13,9 @@ import { freePort, ping } from "./redis-server.js";
 const servers: ChildProcess[] = [];
 const clients: { destroy(): void }[] = [];
 afterEach(async () => {
-  for (const client of clients.splice(0)) client.destroy();
+  for (const client of clients.splice(0)) {
+    client.destroy();
+  }
   for (const server of servers.splice(0)) {
     server.kill("SIGCONT");
     server.kill("SIGKILL");
@@ -33,7 +35,9 @@ async function ownRedis() {
     );
     servers.push(child);
     for (let i = 0; !(await ping(port)); i++) {
-      if (i > 200) throw new Error("redis-server did not start");
+      if (i > 200) {
+        throw new Error("redis-server did not start");
+      }
       await pause(50);
     }
     return child;

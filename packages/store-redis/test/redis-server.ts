@@ -72,7 +72,9 @@ export async function setup(project: TestProject): Promise<void> {
 export async function teardown(): Promise<void> {
   const child = server;
   server = undefined;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  if (!child || child.exitCode !== null || child.signalCode !== null) {
+    return;
+  }
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
   await exited;

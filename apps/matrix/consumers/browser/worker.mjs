@@ -9,7 +9,9 @@ const nodeGlobals = ["process", "require", "Buffer", "global", "module", "window
 );
 
 async function main() {
-  if (nodeGlobals.length > 0) throw new Error(`not a bare worker: it has ${nodeGlobals.join(", ")}`);
+  if (nodeGlobals.length > 0) {
+    throw new Error(`not a bare worker: it has ${nodeGlobals.join(", ")}`);
+  }
   const config = await (await fetch("../config.json")).json();
   return { ...(await runScenario({ client, auth }, config)), runtime: `${describeRuntime()} (web worker)` };
 }

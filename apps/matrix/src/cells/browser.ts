@@ -37,8 +37,9 @@ export async function bundleBrowserConsumer(dir: string): Promise<void> {
     }
   }
   const commonjs = inputs.filter((file) => file.endsWith(".cjs"));
-  if (commonjs.length > 0)
+  if (commonjs.length > 0) {
     throw new Error(`the browser bundle pulled in CommonJS builds: ${commonjs.join(", ")}`);
+  }
 }
 
 export interface BrowserCellOptions {
@@ -81,14 +82,18 @@ export function browserCell(options: BrowserCellOptions): Cell {
           // Nothing may leave the machine: any other request is recorded and refused.
           await context.route("**/*", (route) => {
             const url = route.request().url();
-            if (LOOPBACK.test(url)) return route.continue();
+            if (LOOPBACK.test(url)) {
+              return route.continue();
+            }
             outside.push(url);
             return route.abort();
           });
           const page = await context.newPage();
           page.on("pageerror", (error) => errors.push(error.message));
           page.on("console", (message) => {
-            if (message.type() === "error") errors.push(message.text());
+            if (message.type() === "error") {
+              errors.push(message.text());
+            }
           });
           await page.goto(new URL(options.page, server.url).href);
           const handle = await page.waitForFunction(
@@ -103,7 +108,9 @@ export function browserCell(options: BrowserCellOptions): Cell {
           if (outcome.error || !outcome.result) {
             throw new Error(`the page failed: ${outcome.error ?? "no result"}\n${errors.join("\n")}`);
           }
-          if (outside.length > 0) throw new Error(`requests left the machine: ${outside.join(", ")}`);
+          if (outside.length > 0) {
+            throw new Error(`requests left the machine: ${outside.join(", ")}`);
+          }
           const { runtime, ...scenario } = outcome.result;
           compareResult(scenario, expectedResult(false, parentUserId));
           if (typeof runtime !== "string" || !/^chromium \d+/.test(runtime)) {

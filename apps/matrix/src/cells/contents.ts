@@ -33,8 +33,9 @@ async function readTarball(tarball: string) {
 
 /** The problems of one entry point's conditions. */
 function entryProblems(subpath: string, entry: Entry, files: Set<string>, esmOnly = false): string[] {
-  if (typeof entry === "string")
+  if (typeof entry === "string") {
     return [`exports["${subpath}"] is a single file, not an import/require pair`];
+  }
   if (esmOnly) {
     // An ESM-only package lists `types` and `default` for each entry point.
     const target = { import: entry as Target };
@@ -43,17 +44,23 @@ function entryProblems(subpath: string, entry: Entry, files: Set<string>, esmOnl
   return Object.entries(FORMATS).flatMap(([condition, pattern]) => {
     const target = entry[condition as keyof typeof FORMATS];
     const where = `exports["${subpath}"].${condition}`;
-    if (!target) return [`${where} is missing`];
+    if (!target) {
+      return [`${where} is missing`];
+    }
     const problems: string[] = [];
-    if (Object.keys(target)[0] !== "types") problems.push(`${where} does not list "types" first`);
+    if (Object.keys(target)[0] !== "types") {
+      problems.push(`${where} does not list "types" first`);
+    }
     for (const [key, want] of [
       ["types", pattern.types],
       ["default", pattern.code],
     ] as const) {
       const file = target[key];
-      if (typeof file !== "string" || !want.test(file)) problems.push(`${where}.${key} is ${String(file)}`);
-      else if (!files.has(`package/${file.replace(/^\.\//, "")}`))
+      if (typeof file !== "string" || !want.test(file)) {
+        problems.push(`${where}.${key} is ${String(file)}`);
+      } else if (!files.has(`package/${file.replace(/^\.\//, "")}`)) {
         problems.push(`${where}.${key} ${file} is not packed`);
+      }
     }
     return problems;
   });
@@ -71,19 +78,34 @@ export function contentsCell(
       const { files, read } = await readTarball(tarball());
       const manifest = JSON.parse(await read("package.json")) as Manifest;
       const problems: string[] = [];
-      if (manifest.sideEffects !== false) problems.push("sideEffects is not false");
-      if (!manifest.engines?.node) problems.push("engines.node is missing");
-      if (!Array.isArray(manifest.files)) problems.push("files is missing");
-      if (!manifest.license) problems.push("license is missing");
-      if (!files.has("package/LICENSE")) problems.push("LICENSE is not packed");
+      if (manifest.sideEffects !== false) {
+        problems.push("sideEffects is not false");
+      }
+      if (!manifest.engines?.node) {
+        problems.push("engines.node is missing");
+      }
+      if (!Array.isArray(manifest.files)) {
+        problems.push("files is missing");
+      }
+      if (!manifest.license) {
+        problems.push("license is missing");
+      }
+      if (!files.has("package/LICENSE")) {
+        problems.push("LICENSE is not packed");
+      }
       const entries = Object.entries(manifest.exports ?? {}).filter(
         ([subpath]) => subpath !== "./package.json",
       );
-      if (!entries.some(([subpath]) => subpath === ".")) problems.push('exports has no "."');
-      for (const [subpath, entry] of entries) problems.push(...entryProblems(subpath, entry, files, esmOnly));
+      if (!entries.some(([subpath]) => subpath === ".")) {
+        problems.push('exports has no "."');
+      }
+      for (const [subpath, entry] of entries) {
+        problems.push(...entryProblems(subpath, entry, files, esmOnly));
+      }
       for (const subpath of nodeOnly) {
-        if (!entries.some(([s]) => s === subpath))
+        if (!entries.some(([s]) => s === subpath)) {
           problems.push(`the Node-only subpath ${subpath} is not exported`);
+        }
       }
       if (!files.has("package/README.md")) {
         problems.push("README.md is not packed");
@@ -92,13 +114,16 @@ export function contentsCell(
         const install = new RegExp(
           `(npm install|npm i|pnpm add|yarn add|bun add) [^\\n]*${manifest.name}\\b`,
         );
-        if (!install.test(readme)) problems.push(`README.md has no install command for ${manifest.name}`);
+        if (!install.test(readme)) {
+          problems.push(`README.md has no install command for ${manifest.name}`);
+        }
         if (!/```(ts|js|typescript)\n[\s\S]*?from "@engage-voice\//.test(readme)) {
           problems.push("README.md has no usage example importing the package");
         }
       }
-      if (problems.length > 0)
+      if (problems.length > 0) {
         throw new Error(`${manifest.name} is missing what users need:\n${problems.join("\n")}`);
+      }
       return `${entries.map(([subpath]) => subpath).join(", ")}: ${esmOnly ? "ESM only" : "ESM + CJS"}, each with types`;
     },
   };
@@ -117,27 +142,39 @@ export function dataContentsCell(label: string, tarball: () => string): Cell {
         bin?: Record<string, string> | string;
       };
       const problems: string[] = [];
-      if (!manifest.license) problems.push("license is missing");
-      if (!files.has("package/LICENSE")) problems.push("LICENSE is not packed");
-      if (!Array.isArray(manifest.files)) problems.push("files is missing");
+      if (!manifest.license) {
+        problems.push("license is missing");
+      }
+      if (!files.has("package/LICENSE")) {
+        problems.push("LICENSE is not packed");
+      }
+      if (!Array.isArray(manifest.files)) {
+        problems.push("files is missing");
+      }
       const exported = Object.values(manifest.exports ?? {}).filter(
         (t): t is string => typeof t === "string",
       );
       const bins = typeof manifest.bin === "string" ? [manifest.bin] : Object.values(manifest.bin ?? {});
       const targets = [...exported, ...bins];
-      if (targets.length === 0) problems.push("neither exports nor bin names a file");
+      if (targets.length === 0) {
+        problems.push("neither exports nor bin names a file");
+      }
       for (const target of targets) {
-        if (!files.has(`package/${target.replace(/^\.\//, "")}`)) problems.push(`${target} is not packed`);
+        if (!files.has(`package/${target.replace(/^\.\//, "")}`)) {
+          problems.push(`${target} is not packed`);
+        }
       }
       const install = new RegExp(
         `(npm install|npm i|pnpm add|yarn add|bun add|npx) [^\\n]*${manifest.name}\\b`,
       );
-      if (!files.has("package/README.md")) problems.push("README.md is not packed");
-      else if (!install.test(await read("README.md"))) {
+      if (!files.has("package/README.md")) {
+        problems.push("README.md is not packed");
+      } else if (!install.test(await read("README.md"))) {
         problems.push(`README.md has no install command for ${manifest.name}`);
       }
-      if (problems.length > 0)
+      if (problems.length > 0) {
         throw new Error(`${manifest.name} is missing what users need:\n${problems.join("\n")}`);
+      }
       return targets.join(", ");
     },
   };

@@ -14,12 +14,14 @@ export function sandboxPackageCell(consumer: () => Promise<string>): Cell {
         env: consumerEnv(),
         timeoutMs: 60_000,
       });
-      if (result.code !== 0)
+      if (result.code !== 0) {
         throw new Error(`main.mjs exited with ${result.code}\n${tail(result.stdout)}${tail(result.stderr)}`);
+      }
       const counts = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, number>;
       for (const way of ["node", "fetchHandler", "msw"]) {
-        if (!(counts[way] && counts[way] > 0))
+        if (!(counts[way] && counts[way] > 0)) {
           throw new Error(`${way}: no accounts listed (${result.stdout.trim()})`);
+        }
       }
       return `accounts listed ${counts.node}/${counts.fetchHandler}/${counts.msw} ways`;
     },

@@ -67,7 +67,9 @@ export function typeCells(work: string, tarballs: () => Tarballs): Cell[] {
           tarballs: tarballs(),
           dependencies: project.dependencies,
         });
-        for (const file of project.files) await copyFile(join(typesDir, file), join(target, file));
+        for (const file of project.files) {
+          await copyFile(join(typesDir, file), join(target, file));
+        }
         return target;
       })();
       installs.set(project.template, dir);
@@ -94,7 +96,9 @@ export function typeCells(work: string, tarballs: () => Tarballs): Cell[] {
           const missing = project.declarations.filter(
             (d) => !listed.some((file) => file.endsWith(`/node_modules/@engage-voice/${d}`)),
           );
-          if (missing.length > 0) throw new Error(`tsc ${version} did not resolve ${missing.join(", ")}`);
+          if (missing.length > 0) {
+            throw new Error(`tsc ${version} did not resolve ${missing.join(", ")}`);
+          }
           return `${project.declarations.length} declaration entry points`;
         },
       }),
