@@ -1,3 +1,4 @@
+import type { ApiError } from "@engage-voice/client";
 import type { Context } from "hono";
 
 /** Sent where the specification says so: the only non-JSON error body of the API. */
@@ -41,7 +42,7 @@ export function apiError(
     details: "",
     requestUri: `${requestPath(c)} - ${c.req.method}`,
     timestamp: now,
-  };
+  } satisfies ApiError;
   return c.json(body, status, headers);
 }
 

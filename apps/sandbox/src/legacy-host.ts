@@ -4,7 +4,7 @@ import type { Hono } from "hono";
 import { authenticate } from "./auth.js";
 import { apiError, ErrorCode } from "./errors.js";
 import { createHost } from "./host.js";
-import { type Handler, serveOperations } from "./operations.js";
+import { type Answer, type Handler, serveOperations } from "./operations.js";
 import { requiredQuery } from "./request.js";
 import { findUser } from "./seed.js";
 import type { SandboxState } from "./state.js";
@@ -32,7 +32,8 @@ export function createLegacyHost(state: SandboxState): Hono {
     if (!user) {
       return apiError(c, 401, ErrorCode.authentication, "Invalid username, password or platform", now());
     }
-    return c.json(await state.issueTokens(user, null, { platformId: fields.platformId, legacy: true }));
+    const tokens = await state.issueTokens(user, null, { platformId: fields.platformId, legacy: true });
+    return c.json(tokens satisfies Answer<"legacyLogin">);
   };
 
   const createApiToken: Handler = async (c) => {
@@ -40,7 +41,7 @@ export function createLegacyHost(state: SandboxState): Hono {
     if (user instanceof Response) {
       return user;
     }
-    return c.text(state.createApiToken(user.userId));
+    return c.text(state.createApiToken(user.userId) satisfies Answer<"createApiToken", "text/plain">);
   };
 
   const listApiTokens: Handler = async (c) => {
@@ -48,7 +49,7 @@ export function createLegacyHost(state: SandboxState): Hono {
     if (user instanceof Response) {
       return user;
     }
-    return c.json(state.listApiTokens(user.userId));
+    return c.json(state.listApiTokens(user.userId) satisfies Answer<"listApiTokens">);
   };
 
   const deleteApiToken: Handler = async (c) => {
@@ -59,7 +60,7 @@ export function createLegacyHost(state: SandboxState): Hono {
     if (!state.deleteApiToken(user.userId, c.req.param("apiToken") ?? "")) {
       return apiError(c, 404, ErrorCode.tokenNotFound, "The API token does not exist", now());
     }
-    return c.text("true");
+    return c.text("true" satisfies Answer<"deleteApiToken", "text/plain">);
   };
 
   serveOperations(app, state, "legacy", { legacyLogin, createApiToken, listApiTokens, deleteApiToken });

@@ -4,7 +4,7 @@ import type { Context, Hono } from "hono";
 import { authenticate } from "./auth.js";
 import { apiError, ErrorCode } from "./errors.js";
 import { createHost, tooLarge } from "./host.js";
-import { type Handler, serveOperations } from "./operations.js";
+import { type Answer, type Handler, serveOperations } from "./operations.js";
 import { retryAfterSeconds } from "./rate-limit.js";
 import { booleanQuery, readForm } from "./request.js";
 import { ACCOUNTS, findUser, usersFlat, usersTree } from "./seed.js";
@@ -66,7 +66,8 @@ export function createMainHost(state: SandboxState): Hono {
         now(),
       );
     }
-    return c.json(await state.issueTokens(user, includeRefresh.value === true ? null : undefined));
+    const tokens = await state.issueTokens(user, includeRefresh.value === true ? null : undefined);
+    return c.json(tokens satisfies Answer<"exchangeAccessToken">);
   };
 
   const refreshAccessToken: Handler = async (c) => {
@@ -84,7 +85,7 @@ export function createMainHost(state: SandboxState): Hono {
     if (state.faults.take(["drop-after-refresh"], c.req.method, c.req.path)) {
       return dropped(c, state);
     }
-    return c.json(result.tokens);
+    return c.json(result.tokens satisfies Answer<"refreshAccessToken">);
   };
 
   const listAccounts: Handler = async (c) => {
@@ -102,7 +103,8 @@ export function createMainHost(state: SandboxState): Hono {
       );
     }
     const seesAll = user.roles.includes("SUPER_USER") || user.roles.includes("MANAGE_USERS");
-    return c.json(seesAll ? ACCOUNTS : ACCOUNTS.filter((account) => account.accountId === user.accountId));
+    const visible = ACCOUNTS.filter((account) => seesAll || account.accountId === user.accountId);
+    return c.json(visible satisfies Answer<"listAccounts">);
   };
 
   const listUsers: Handler = async (c) => {
@@ -134,7 +136,8 @@ export function createMainHost(state: SandboxState): Hono {
       );
     }
     const active = activeOnly.value === true;
-    return c.json(flatten.value === true ? usersFlat(active) : usersTree(active));
+    const users = flatten.value === true ? usersFlat(active) : usersTree(active);
+    return c.json(users satisfies Answer<"listUsers">);
   };
 
   serveOperations(app, state, "main", { exchangeAccessToken, refreshAccessToken, listAccounts, listUsers });

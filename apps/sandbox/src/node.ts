@@ -3,6 +3,7 @@
 
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ApiError } from "@engage-voice/client";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
 import {
@@ -58,7 +59,7 @@ function badRequest(): Response {
       details: "",
       requestUri: "",
       timestamp: Date.now(),
-    },
+    } satisfies ApiError,
     { status: 400 },
   );
 }

@@ -2,7 +2,7 @@
 // with the client's types): each host registers a handler per operation id, typed so that an
 // operation added to the document does not compile until the sandbox serves it. Wrong methods (405
 // with `Allow`) and the other host's paths (404 naming the host) are derived from the same list.
-import { operationTable } from "@engage-voice/client";
+import { type OperationId, type operations, operationTable } from "@engage-voice/client";
 import type { Context, Hono } from "hono";
 import { methodNotAllowed, otherHost } from "./host.js";
 import type { HostName } from "./paths.js";
@@ -12,6 +12,17 @@ type Operation = (typeof operationTable)[number];
 /** The operation ids served by `host`. */
 export type OperationOf<H extends HostName> = Extract<Operation, { host: H }>["operationId"];
 export type Handler = (c: Context) => Response | Promise<Response>;
+
+type Responses<Id extends OperationId> = operations[Id]["responses"];
+/**
+ * The body the document declares for operation `Id`, status `S`, media type `M`. Every answer the
+ * sandbox builds `satisfies` it: a change of a schema that the sandbox misses does not compile.
+ */
+export type Answer<
+  Id extends OperationId,
+  M extends string = "application/json",
+  S extends keyof Responses<Id> = 200,
+> = Responses<Id>[S] extends { content: { [K in M]: infer B } } ? B : never;
 
 /** `/voice/api/v1/admin/token/{apiToken}` as Hono writes it: `/voice/api/v1/admin/token/:apiToken`. */
 export const routeOf = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");

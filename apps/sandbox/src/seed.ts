@@ -1,6 +1,8 @@
 // The sandbox's fake contact center: one main account with three sub-accounts and a small users
 // tree. Every value is invented; the shapes follow the Account and User schemas of the spec.
 
+import type { Account, AgentDetail, User } from "@engage-voice/client";
+
 export type RoleType = "SUPER_USER" | "MANAGE_USERS" | "USER" | "NO_ACCESS";
 
 export interface SeedUser {
@@ -74,7 +76,7 @@ export const ACCOUNTS = [
     enableOutbound: true,
     enableChat: false,
   },
-] as const;
+] as const satisfies readonly Account[];
 
 export type AccountRecord = (typeof ACCOUNTS)[number];
 
@@ -232,9 +234,13 @@ function parentPath(user: SeedUser): string {
   return ids.length === 0 ? "/" : `/${ids.join("/")}/`;
 }
 
+/** A North American number in both of the forms the users endpoint answers. */
+function phoneNumbers(e164: string) {
+  return { phoneNumber: e164.replace(/^\+1(\d{3})(\d{3})(\d{4})$/, "($1) $2-$3"), phoneNumberE164: e164 };
+}
+
 /** A user as the users endpoint answers it, without `children`. */
-export function userRecord(user: SeedUser): Record<string, unknown> {
-  const national = user.phoneNumberE164?.replace(/^\+1(\d{3})(\d{3})(\d{4})$/, "($1) $2-$3");
+export function userRecord(user: SeedUser): User {
   return {
     userId: user.userId,
     userName: user.userName,
@@ -246,7 +252,7 @@ export function userRecord(user: SeedUser): Record<string, unknown> {
     userManagedByRC: user.userManagedByRC,
     parentPath: parentPath(user),
     creationDate: user.creationDate,
-    ...(user.phoneNumberE164 ? { phoneNumber: national, phoneNumberE164: user.phoneNumberE164 } : {}),
+    ...(user.phoneNumberE164 ? phoneNumbers(user.phoneNumberE164) : {}),
     rcAccountId: MAIN_ACCOUNT.rcAccountId,
     rcUserId: user.rcUserId,
     regionalSettings: {
@@ -263,8 +269,8 @@ export function userRecord(user: SeedUser): Record<string, unknown> {
  * The users tree (`children` nested). With `activeOnly`, a disabled user is left out and its
  * children move up to its parent, so no enabled user disappears.
  */
-export function usersTree(activeOnly: boolean): Record<string, unknown>[] {
-  const build = (parentId: number | null): Record<string, unknown>[] =>
+export function usersTree(activeOnly: boolean): User[] {
+  const build = (parentId: number | null): User[] =>
     USERS.filter((user) => user.parentId === parentId).flatMap((user) => {
       const children = build(user.userId);
       if (activeOnly && !user.enabled) {
@@ -276,13 +282,13 @@ export function usersTree(activeOnly: boolean): Record<string, unknown>[] {
 }
 
 /** The users in tree order (pre-order), without `children`. */
-export function usersFlat(activeOnly: boolean): Record<string, unknown>[] {
-  const flatten = (nodes: Record<string, unknown>[]): Record<string, unknown>[] =>
-    nodes.flatMap(({ children, ...user }) => [user, ...flatten(children as Record<string, unknown>[])]);
+export function usersFlat(activeOnly: boolean): User[] {
+  const flatten = (nodes: User[]): User[] =>
+    nodes.flatMap(({ children, ...user }) => [user, ...flatten(children ?? [])]);
   return flatten(usersTree(activeOnly));
 }
 
-export function agentDetail(user: SeedUser): Record<string, unknown> {
+export function agentDetail(user: SeedUser): AgentDetail {
   return {
     agentId: user.agentId,
     firstName: user.firstName,

@@ -1,6 +1,7 @@
 // The in-memory state both hosts share: sessions with rotating refresh tokens, permanent API tokens,
 // rate-limit windows and queued faults. Nothing here depends on a runtime.
 
+import type { PermanentApiToken, RefreshedTokenResponse, TokenResponse } from "@engage-voice/client";
 import { FaultQueue } from "./faults.js";
 import { JwtSigner } from "./jwt.js";
 import type { ResolvedOptions } from "./options.js";
@@ -14,7 +15,7 @@ interface RefreshRecord {
 }
 
 export type RotateResult =
-  | { ok: true; tokens: Record<string, unknown> }
+  | { ok: true; tokens: RefreshedTokenResponse }
   | { ok: false; reason: "unknown" | "spent" | "revoked" };
 
 /** Prefix of permanent API tokens (`<prefix>:<uuid>`), like the real service's `aws80`. */
@@ -97,9 +98,19 @@ export class SandboxState {
    */
   async issueTokens(
     user: SeedUser,
+    session: string | null,
+    extraClaims?: Record<string, unknown>,
+  ): Promise<RefreshedTokenResponse>;
+  async issueTokens(
+    user: SeedUser,
+    session: string | null | undefined,
+    extraClaims?: Record<string, unknown>,
+  ): Promise<TokenResponse>;
+  async issueTokens(
+    user: SeedUser,
     session: string | null | undefined,
     extraClaims: Record<string, unknown> = {},
-  ): Promise<Record<string, unknown>> {
+  ): Promise<TokenResponse> {
     const now = this.now();
     const iat = Math.floor(now / 1000);
     const jti = crypto.randomUUID();
@@ -161,13 +172,13 @@ export class SandboxState {
     return { ok: true, tokens: await this.issueTokens(user, record.sessionId) };
   }
 
-  createApiToken(userId: number): string {
+  createApiToken(userId: number): PermanentApiToken {
     const token = `${API_TOKEN_PREFIX}:${crypto.randomUUID()}`;
     this.#apiTokens.set(token, userId);
     return token;
   }
 
-  listApiTokens(userId: number): string[] {
+  listApiTokens(userId: number): PermanentApiToken[] {
     return [...this.#apiTokens].filter(([, owner]) => owner === userId).map(([token]) => token);
   }
 
