@@ -1,6 +1,12 @@
 // The sandbox's answers are typed by the document: `Answer<Id>` must be the declared body, neither
 // `unknown` (anything would satisfy it) nor `never` (nothing would).
-import type { Account, PermanentApiToken, RefreshedTokenResponse, TokenResponse, User } from "@engage-voice/client";
+import type {
+  Account,
+  PermanentApiToken,
+  RefreshedTokenResponse,
+  TokenResponse,
+  User,
+} from "@engage-voice/client";
 import { describe, expectTypeOf, it } from "vitest";
 import type { Answer } from "../src/operations.js";
 
