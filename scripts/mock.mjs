@@ -1,5 +1,5 @@
 // `pnpm mock`: the stateless Prism mock of both hosts, from the bundled document, until Ctrl-C.
-import { portInUse, startPrism } from "./prism.mjs";
+import { portInUse, startPrism } from "@engage-voice/test-kit/servers";
 
 const port = Number(process.env.PORT ?? 4010);
 if (!Number.isInteger(port) || port < 1 || port > 65535) {

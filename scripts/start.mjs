@@ -6,8 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fillSandbox } from "../apps/docs/scripts/sandbox-page.mjs";
 import { describeSandbox, startSandbox } from "../apps/sandbox/dist/node.js";
-import { freePort, startPrism } from "./prism.mjs";
-import { serveStatic } from "./serve-static.mjs";
+import { freePort, serveStatic, startPrism } from "@engage-voice/test-kit/servers";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const docsDist = join(root, "apps", "docs", "dist");

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { freePort } from "../prism.mjs";
+import { freePort } from "@engage-voice/test-kit/servers";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const run = promisify(execFile);

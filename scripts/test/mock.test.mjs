@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { createTokenManager } from "@engage-voice/auth";
-import { freePort, startPrism } from "../prism.mjs";
+import { freePort, startPrism } from "@engage-voice/test-kit/servers";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const run = promisify(execFile);

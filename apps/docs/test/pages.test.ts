@@ -9,8 +9,7 @@ import { createRequire } from "node:module";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error: plain ES modules without declarations
-import { serveStatic } from "../../../scripts/serve-static.mjs";
+import { serveStatic } from "@engage-voice/test-kit/servers";
 // @ts-expect-error: plain ES modules without declarations
 import { fillSandbox } from "../scripts/sandbox-page.mjs";
 import { runCurl, runTypeScript, typecheck, writeSamples } from "./run-samples.js";

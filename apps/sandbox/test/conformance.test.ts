@@ -4,12 +4,11 @@
 // Requests Prism itself rejects before forwarding (missing credentials, malformed input) are sent
 // straight to the sandbox and their answers checked against the document the same way.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-// @ts-expect-error: plain ESM script shared with `pnpm mock` and `pnpm start`, without type declarations
-import { startPrism } from "../../../scripts/prism.mjs";
+import { startPrism } from "@engage-voice/test-kit/servers";
 import type { RunningSandbox } from "../src/node.js";
 import { startSandbox } from "../src/node.js";
 import { type Answer, bearer, call, form, manualClock } from "./helpers.js";
-import { document, responseProblems } from "./spec.js";
+import { document, responseProblems } from "@engage-voice/test-kit";
 
 type Prism = { url: string; stop(): Promise<void> };
 

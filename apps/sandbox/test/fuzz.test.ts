@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../src/node.js";
 import { call, exchange, form, legacyLogin, manualClock } from "./helpers.js";
-import { document, operationOf, responseProblems, schemaProblems } from "./spec.js";
+import { document, operationOf, responseProblems, schemaProblems } from "@engage-voice/test-kit";
 
 const SEED = 20_251_121;
 const RUNS = 300;

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createSandboxApps, SandboxOptionsError } from "../src/app.js";
 import { describeSandbox, startSandbox, typeScriptExample } from "../src/node.js";
 import { call, exchange, expectApiError, form, manualClock, open } from "./helpers.js";
-import { schemaProblems } from "./spec.js";
+import { schemaProblems } from "@engage-voice/test-kit";
 
 describe("hosts", () => {
   it.each([

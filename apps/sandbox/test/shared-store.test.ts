@@ -11,7 +11,7 @@ import { createTokenManager } from "@engage-voice/auth";
 import { fileStore } from "@engage-voice/auth/node";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../src/node.js";
-import { expectOneRefreshForAllProcesses, expired } from "./processes.js";
+import { expectOneRefreshForAllProcesses, expired } from "@engage-voice/test-kit";
 
 const child = new URL("./fixtures/shared-store-child.mjs", import.meta.url).pathname;
 const holder = new URL("./fixtures/lock-holder-child.mjs", import.meta.url).pathname;

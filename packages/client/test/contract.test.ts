@@ -4,7 +4,7 @@
 // are shown to be rejected.
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { createClient, createLegacyClient, type EngageVoiceClient, type LegacyClient } from "../src/index.js";
-import { assertSchema } from "./schema.js";
+import { assertSchema } from "@engage-voice/test-kit";
 
 let main: EngageVoiceClient;
 let legacy: LegacyClient;

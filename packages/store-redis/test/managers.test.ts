@@ -2,7 +2,7 @@
 // against the auth package's fake token server on a fake clock.
 import { createTokenManager, type FetchLike, type TokenStore } from "@engage-voice/auth";
 import { describe, expect, it } from "vitest";
-import { BASE, fakeClock, fakeServer, recordingLogger } from "../../auth/test/fake-server.js";
+import { BASE, fakeClock, fakeServer, recordingLogger } from "@engage-voice/test-kit";
 import { redisStore } from "../src/index.js";
 import { connect, freshKey } from "./helpers.js";
 

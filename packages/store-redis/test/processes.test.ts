@@ -5,7 +5,7 @@
 import { createTokenManager } from "@engage-voice/auth";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { afterAll, beforeAll, inject, it } from "vitest";
-import { expectOneRefreshForAllProcesses, expired } from "../../../apps/sandbox/test/processes.js";
+import { expectOneRefreshForAllProcesses, expired } from "@engage-voice/test-kit";
 import { redisStore } from "../src/index.js";
 import { connect, freshKey } from "./helpers.js";
 

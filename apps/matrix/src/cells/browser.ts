@@ -10,7 +10,7 @@ import type { Cell } from "../cell.ts";
 import { compareResult, expectedResult } from "../expect.ts";
 import { binaryOf, type Runtime } from "../runtimes.ts";
 import { withSandbox } from "../sandbox.ts";
-import { serveFolder } from "../static-server.ts";
+import { serveStatic } from "@engage-voice/test-kit/servers";
 
 /**
  * Bundles the page and the worker of an installed browser consumer, for the browser, and checks that
@@ -63,7 +63,7 @@ export function browserCell(options: BrowserCellOptions): Cell {
     async run() {
       const executablePath = binaryOf(options.runtime);
       const dir = await options.consumer();
-      const server = await serveFolder(dir);
+      const server = await serveStatic(dir);
       const browser = await chromium.launch({
         executablePath,
         args: [

@@ -1,6 +1,5 @@
 import type { TestProject } from "vitest/node";
-// @ts-expect-error: plain ESM script shared with `pnpm mock`, without type declarations
-import { startPrism } from "../../../../scripts/prism.mjs";
+import { startPrism } from "@engage-voice/test-kit/servers";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -1,5 +1,6 @@
-// The bundled OpenAPI document as a test oracle: which operation a request is, and whether a
-// response (status, content type, headers, body) is one that operation declares.
+// The bundled OpenAPI document as a test oracle: which operation a request is, whether a value is
+// valid against a schema, and whether a response (status, content type, headers, body) is one that
+// its operation declares. The one Ajv-plus-document loader of the tests.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import Ajv2020 from "ajv/dist/2020.js";
@@ -42,6 +43,14 @@ export function operationOf(method: string, path: string): { template: string; o
     }
   }
   return undefined;
+}
+
+/** Throws with Ajv's reasons unless `value` is valid against `#/components/schemas/<name>`. */
+export function assertSchema(name: string, value: unknown): void {
+  const problems = schemaProblems(name, value);
+  if (problems.length > 0) {
+    throw new Error(problems.join("; "));
+  }
 }
 
 /** Validates a value against `#/components/schemas/<name>`; answers Ajv's reasons, or an empty list. */

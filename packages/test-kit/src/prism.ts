@@ -1,40 +1,40 @@
 // Starts the pinned Prism CLI on 127.0.0.1 and stops it: one implementation for the contract tests,
 // `pnpm mock` and `pnpm start`. Prism is spawned as `node <entry>` (not through the .bin shim, which
 // does not exec) so that killing the child's PID stops the server.
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { type AddressInfo, createServer } from "node:net";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const requireFromSpec = createRequire(join(root, "spec", "package.json"));
+const require = createRequire(import.meta.url);
 
-export const bundledSpec = join(root, "spec", "dist", "openapi.json");
+/** The bundled document of `@engage-voice/spec`. */
+export const bundledSpec = require.resolve("@engage-voice/spec/openapi.json");
 
 /** A free TCP port on 127.0.0.1, as the OS hands it out. */
-export function freePort() {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
     server.on("error", reject);
     server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
+      const { port } = server.address() as AddressInfo;
       server.close(() => resolve(port));
     });
   });
 }
 
 /** Whether something already listens on 127.0.0.1:`port`: then a readiness probe would ask it, not Prism. */
-export function portInUse(port) {
+export function portInUse(port: number): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const server = createServer();
-    server.once("error", (error) => (error.code === "EADDRINUSE" ? resolve(true) : reject(error)));
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      error.code === "EADDRINUSE" ? resolve(true) : reject(error),
+    );
     server.listen(port, "127.0.0.1", () => server.close(() => resolve(false)));
   });
 }
 
-async function waitUntilReady(url, child, timeoutMs) {
+async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
@@ -50,10 +50,29 @@ async function waitUntilReady(url, child, timeoutMs) {
   throw new Error(`Prism was not ready at ${url} within ${timeoutMs} ms`);
 }
 
-/**
- * Starts `prism mock` (or `prism proxy` when `upstream` is given) with `--errors`.
- * Returns `{ url, stop }`; `stop()` resolves once the process has exited.
- */
+export interface PrismOptions {
+  /** The document to mock. Default the bundled one. */
+  spec?: string;
+  /** Default a free port. */
+  port?: number;
+  /** Proxy to this server (`prism proxy`), validating its answers, instead of mocking. */
+  upstream?: string;
+  /** `--errors`: a request or answer that breaks the contract is an error. Default true. */
+  errors?: boolean;
+  verbose?: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  stdio?: "pipe" | "inherit" | "ignore";
+  /** How long Prism may take to answer its first request. Default 30 s. */
+  timeoutMs?: number;
+}
+
+export interface RunningPrism {
+  url: string;
+  /** Resolves once the process has exited. */
+  stop(): Promise<void>;
+  child: ChildProcess;
+}
+
+/** Starts `prism mock` (or `prism proxy` when `upstream` is given) on 127.0.0.1. */
 export async function startPrism({
   spec = bundledSpec,
   port,
@@ -62,8 +81,8 @@ export async function startPrism({
   verbose = "warn",
   stdio = "pipe",
   timeoutMs = 30_000,
-} = {}) {
-  const entry = requireFromSpec.resolve("@stoplight/prism-cli/dist/index.js");
+}: PrismOptions = {}): Promise<RunningPrism> {
+  const entry = require.resolve("@stoplight/prism-cli/dist/index.js");
   const listenPort = port ?? (await freePort());
   const args = upstream ? ["proxy", spec, upstream] : ["mock", spec];
   args.push("--host", "127.0.0.1", "--port", String(listenPort), "-v", verbose);
@@ -72,15 +91,17 @@ export async function startPrism({
   }
   const child = spawn(process.execPath, [entry, ...args], { stdio: ["ignore", stdio, stdio] });
   let output = "";
-  if (stdio === "pipe") {
-    child.stdout.on("data", (chunk) => (output = (output + chunk).slice(-4000)));
-    child.stderr.on("data", (chunk) => (output = (output + chunk).slice(-4000)));
-  }
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk).slice(-4000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
   const url = `http://127.0.0.1:${listenPort}`;
   const stop = () =>
-    new Promise((resolve) => {
+    new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) {
-        return resolve();
+        resolve();
+        return;
       }
       child.once("exit", () => resolve());
       child.kill("SIGTERM");
@@ -90,7 +111,7 @@ export async function startPrism({
     await waitUntilReady(url, child, timeoutMs);
   } catch (error) {
     await stop();
-    throw new Error(`${error.message}\n${output}`);
+    throw new Error(`${(error as Error).message}\n${output}`);
   }
   return { url, stop, child };
 }

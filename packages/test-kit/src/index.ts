@@ -1,0 +1,14 @@
+// `@engage-voice/test-kit`: the test code the packages share, where turbo sees it. The servers
+// (Prism, static files) are `./servers`; what child processes load is `./child`.
+export { type FakeClock, fakeClock, START } from "./clock.js";
+export {
+  assertSchema,
+  document,
+  type Observed,
+  operationOf,
+  responseProblems,
+  schemaProblems,
+} from "./document.js";
+export * from "./fake-hosts.js";
+export { type Logger, recordingLogger } from "./logger.js";
+export { expectOneRefreshForAllProcesses, expired } from "./processes.js";
