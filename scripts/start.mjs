@@ -4,9 +4,9 @@
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort, serveStatic, startPrism } from "@engage-voice/test-kit/servers";
 import { fillSandbox } from "../apps/docs/scripts/sandbox-page.mjs";
 import { describeSandbox, startSandbox } from "../apps/sandbox/dist/node.js";
-import { freePort, serveStatic, startPrism } from "@engage-voice/test-kit/servers";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const docsDist = join(root, "apps", "docs", "dist");

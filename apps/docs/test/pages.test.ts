@@ -7,9 +7,9 @@
 import { access, mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
+import { serveStatic } from "@engage-voice/test-kit/servers";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStatic } from "@engage-voice/test-kit/servers";
 // @ts-expect-error: plain ES modules without declarations
 import { fillSandbox } from "../scripts/sandbox-page.mjs";
 import { runCurl, runTypeScript, typecheck, writeSamples } from "./run-samples.js";

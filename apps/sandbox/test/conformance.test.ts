@@ -3,12 +3,13 @@
 // checked again here against the operation's declared status, content type, headers and schema.
 // Requests Prism itself rejects before forwarding (missing credentials, malformed input) are sent
 // straight to the sandbox and their answers checked against the document the same way.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { document, responseProblems } from "@engage-voice/test-kit";
 import { startPrism } from "@engage-voice/test-kit/servers";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningSandbox } from "../src/node.js";
 import { startSandbox } from "../src/node.js";
 import { type Answer, bearer, call, form, manualClock } from "./helpers.js";
-import { document, responseProblems } from "@engage-voice/test-kit";
 
 type Prism = { url: string; stop(): Promise<void> };
 

@@ -2,11 +2,12 @@
 // (wrong methods, paths, hosts, content types, bodies, query strings and credentials; huge and
 // non-UTF-8 bodies). Whatever comes in, the sandbox answers without a 5xx, every error is the
 // ApiError JSON or the specified text 401, and every answer to a documented status conforms.
+
+import { document, operationOf, responseProblems, schemaProblems } from "@engage-voice/test-kit";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../src/node.js";
 import { call, exchange, form, legacyLogin, manualClock } from "./helpers.js";
-import { document, operationOf, responseProblems, schemaProblems } from "@engage-voice/test-kit";
 
 const SEED = 20_251_121;
 const RUNS = 300;

@@ -1,6 +1,6 @@
+import { responseProblems, schemaProblems } from "@engage-voice/test-kit";
 import { afterEach, expect } from "vitest";
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from "../src/node.js";
-import { responseProblems, schemaProblems } from "@engage-voice/test-kit";
 
 /** A fixed, moveable clock: expiry and rate limits are tested without waiting. */
 export function manualClock(start = Date.UTC(2030, 0, 1, 12, 0, 0)) {

@@ -2,11 +2,11 @@
 // header, option checks, and the apps running without Node's HTTP server.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { schemaProblems } from "@engage-voice/test-kit";
 import { describe, expect, it } from "vitest";
 import { createSandboxApps, SandboxOptionsError } from "../src/app.js";
 import { describeSandbox, startSandbox, typeScriptExample } from "../src/node.js";
 import { call, exchange, expectApiError, form, manualClock, open } from "./helpers.js";
-import { schemaProblems } from "@engage-voice/test-kit";
 
 describe("hosts", () => {
   it.each([

@@ -2,9 +2,10 @@
 // same document (started with --errors by test/setup/prism.ts): each documented status, picked with
 // `Prefer`, is checked for status, content type and body shape; requests that break the contract
 // are shown to be rejected.
+
+import { assertSchema } from "@engage-voice/test-kit";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { createClient, createLegacyClient, type EngageVoiceClient, type LegacyClient } from "../src/index.js";
-import { assertSchema } from "@engage-voice/test-kit";
 
 let main: EngageVoiceClient;
 let legacy: LegacyClient;

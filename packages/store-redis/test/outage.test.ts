@@ -3,9 +3,9 @@
 // Redis to come back.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createTokenManager, fromStored, type TokenSet, type TokenStore } from "@engage-voice/auth";
+import { BASE, fakeClock, fakeServer, recordingLogger } from "@engage-voice/test-kit";
 import { createClient } from "redis";
 import { afterEach, describe, expect, it } from "vitest";
-import { BASE, fakeClock, fakeServer, recordingLogger } from "@engage-voice/test-kit";
 import { redisStore } from "../src/index.js";
 import { freshKey, pause } from "./helpers.js";
 import { freePort, ping } from "./redis-server.js";

@@ -4,8 +4,8 @@
 // the real sandbox and a real redis-server on 127.0.0.1; the expiry is written into the stored set.
 import { createTokenManager } from "@engage-voice/auth";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
-import { afterAll, beforeAll, inject, it } from "vitest";
 import { expectOneRefreshForAllProcesses, expired } from "@engage-voice/test-kit";
+import { afterAll, beforeAll, inject, it } from "vitest";
 import { redisStore } from "../src/index.js";
 import { connect, freshKey } from "./helpers.js";
 

@@ -4,13 +4,13 @@
 // The worker cell runs it in a module worker: no DOM, no Node globals.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { serveStatic } from "@engage-voice/test-kit/servers";
 import { build } from "esbuild";
 import { chromium } from "playwright-core";
 import type { Cell } from "../cell.ts";
 import { compareResult, expectedResult } from "../expect.ts";
 import { binaryOf, type Runtime } from "../runtimes.ts";
 import { withSandbox } from "../sandbox.ts";
-import { serveStatic } from "@engage-voice/test-kit/servers";
 
 /**
  * Bundles the page and the worker of an installed browser consumer, for the browser, and checks that

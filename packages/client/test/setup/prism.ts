@@ -1,5 +1,5 @@
-import type { TestProject } from "vitest/node";
 import { startPrism } from "@engage-voice/test-kit/servers";
+import type { TestProject } from "vitest/node";
 
 declare module "vitest" {
   export interface ProvidedContext {
