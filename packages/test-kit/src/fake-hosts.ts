@@ -2,6 +2,7 @@
 // counts calls per endpoint, enforces refresh-token rotation and can inject faults. The auth tests
 // run the token manager against it, the Redis store's tests their managers.
 import type { FakeClock } from "./clock.js";
+import { operationOf } from "./document.js";
 
 export const BASE = "https://engage.example.test";
 export const LEGACY_BASE = "https://portal.example.test";
@@ -14,6 +15,17 @@ export type Endpoint =
   | "createToken"
   | "listTokens"
   | "deleteToken";
+
+/** The document's operations this fake serves, by operation id: requests are routed by the document. */
+const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
+  exchangeAccessToken: "exchange",
+  refreshAccessToken: "refresh",
+  listAccounts: "accounts",
+  legacyLogin: "login",
+  createApiToken: "createToken",
+  listApiTokens: "listTokens",
+  deleteApiToken: "deleteToken",
+};
 
 export type Fault =
   | { status: number; headers?: Record<string, string>; body?: string }
@@ -158,30 +170,13 @@ export function fakeServer(options: ServerOptions) {
 
   function route(request: Request): Endpoint | undefined {
     const { pathname } = new URL(request.url);
-    const m = request.method;
-    if (m === "POST" && pathname === "/api/auth/login/rc/accesstoken") {
-      return "exchange";
+    const id = operationOf(request.method, pathname)?.operation.operationId;
+    if (typeof id === "string" && Object.hasOwn(ENDPOINTS, id)) {
+      return ENDPOINTS[id];
     }
-    if (m === "POST" && pathname === "/api/auth/token/refresh") {
-      return "refresh";
-    }
-    // Any method, so tests can send bodies to an endpoint that checks the bearer token.
-    if (pathname === "/voice/api/v1/admin/accounts") {
-      return "accounts";
-    }
-    if (m === "POST" && pathname === "/api/auth/login/admin") {
-      return "login";
-    }
-    if (m === "POST" && pathname === "/voice/api/v1/admin/token") {
-      return "createToken";
-    }
-    if (m === "GET" && pathname === "/voice/api/v1/admin/token") {
-      return "listTokens";
-    }
-    if (m === "DELETE" && pathname.startsWith("/voice/api/v1/admin/token/")) {
-      return "deleteToken";
-    }
-    return undefined;
+    // Any method on the accounts path, so tests can send bodies to an endpoint that checks the
+    // bearer token.
+    return operationOf("GET", pathname)?.operation.operationId === "listAccounts" ? "accounts" : undefined;
   }
 
   async function handle(endpoint: Endpoint, request: Request): Promise<Response> {
