@@ -2,7 +2,7 @@
 // core) so that its work is not timed on the client's event loop. Listens on 127.0.0.1, port 0,
 // tells the parent its port over IPC, and exits when the parent disconnects.
 import { createServer } from "node:http";
-import { ACCOUNTS_BODY, EXCHANGE_PATH, REFRESH_PATH, tokenBody } from "./stub.ts";
+import { ACCOUNTS_BODY, ACCOUNTS_PATH, EXCHANGE_PATH, REFRESH_PATH, tokenBody } from "./stub.ts";
 
 // Longer than a run, so that no refresh falls inside the timed calls: refreshes are measured apart.
 const TOKEN_LIFETIME_MS = 60 * 60_000;
@@ -17,7 +17,7 @@ const server = createServer((request, response) => {
       response.end(tokenBody(Date.now(), TOKEN_LIFETIME_MS, serial));
       return;
     }
-    if (request.method === "GET" && path === "/voice/api/v1/admin/accounts") {
+    if (request.method === "GET" && path === ACCOUNTS_PATH) {
       response.writeHead(200, { "Content-Type": "application/json" });
       response.end(ACCOUNTS_BODY);
       return;

@@ -1,8 +1,21 @@
 // The answers every contender gets, built once so that each call pays only for a new Response.
-export const BASE_URL = "https://engage.ringcentral.com";
-export const ACCOUNTS_PATH = "/voice/api/v1/admin/accounts";
-export const EXCHANGE_PATH = "/api/auth/login/rc/accesstoken";
-export const REFRESH_PATH = "/api/auth/token/refresh";
+import { defaultBaseUrls, type OperationId, operationTable } from "@engage-voice/client";
+
+type Operation = (typeof operationTable)[number];
+
+/** The document's path of an operation, from the generated table: the bench keeps no list of its own. */
+function documentPath<Id extends OperationId>(id: Id) {
+  const operation = operationTable.find((op) => op.operationId === id);
+  if (!operation) {
+    throw new Error(`no operation ${id} in the generated table`);
+  }
+  return operation.path as Extract<Operation, { operationId: Id }>["path"];
+}
+
+export const BASE_URL = defaultBaseUrls.main;
+export const ACCOUNTS_PATH = documentPath("listAccounts");
+export const EXCHANGE_PATH = documentPath("exchangeAccessToken");
+export const REFRESH_PATH = documentPath("refreshAccessToken");
 
 /** A small list of accounts, the size of a typical answer of the listing operation. */
 export const ACCOUNTS_BODY = JSON.stringify([
