@@ -92,7 +92,7 @@ export async function runScenario(modules: Modules, config: ScenarioConfig): Pro
   const calls: string[] = [];
   const recordingFetch = (request: Request): Promise<Response> => {
     const url = new URL(request.url);
-    const path = url.pathname.replace(/^(\/voice\/api\/v1\/admin\/token\/).+$/, "$1{apiToken}");
+    const path = client.pathTemplateOf(url.pathname) ?? url.pathname;
     calls.push(`${hosts.get(url.origin) ?? url.origin} ${request.method} ${path}`);
     return fetch(request);
   };

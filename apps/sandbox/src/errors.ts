@@ -1,4 +1,4 @@
-import type { ApiError } from "@engage-voice/client";
+import { type ApiError, pathTemplateOf } from "@engage-voice/client";
 import type { Context } from "hono";
 
 /** Sent where the specification says so: the only non-JSON error body of the API. */
@@ -17,8 +17,9 @@ const SECRET_LIKE = /^(?:[\w-]+\.[\w-]+\.[\w-]*|[^/]*:[^/]*|[\w%-]{20,})$/;
  */
 export function requestPath(c: Context): string {
   const path = c.req.path;
-  if (/^\/voice\/api\/v1\/admin\/token\/./.test(path)) {
-    return "/voice/api/v1/admin/token/{apiToken}";
+  const template = pathTemplateOf(path);
+  if (template) {
+    return template;
   }
   const redacted = path
     .split("/")

@@ -4,7 +4,7 @@
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { addControlRoutes, CONTROL_PATH, createControl } from "./control.js";
-import { apiError, ErrorCode } from "./errors.js";
+import { apiError, ErrorCode, requestPath } from "./errors.js";
 import { parseFault } from "./faults.js";
 import { FAULTS_PATH, HOST_TITLES, type HostName } from "./paths.js";
 import { retryAfterSeconds } from "./rate-limit.js";
@@ -142,7 +142,7 @@ export function otherHost(c: Context, state: SandboxState, served: HostName): Re
     c,
     404,
     ErrorCode.notFound,
-    `${c.req.path.replace(/\/voice\/api\/v1\/admin\/token\/.+$/, "/voice/api/v1/admin/token/{apiToken}")} is served by ${HOST_TITLES[served]}, not by this one`,
+    `${requestPath(c)} is served by ${HOST_TITLES[served]}, not by this one`,
     state.now(),
   );
 }

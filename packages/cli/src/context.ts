@@ -7,6 +7,7 @@ import {
   type TokenManagerOptions,
 } from "@engage-voice/auth";
 import { fileStore } from "@engage-voice/auth/node";
+import { pathTemplateOf } from "@engage-voice/client";
 import {
   type ConfigFile,
   checkOrigin,
@@ -55,9 +56,9 @@ export interface Context {
   err(text: string): void;
 }
 
-/** `/voice/api/v1/admin/token/<token>` would log a credential: the segment is replaced. */
+/** `/voice/api/v1/admin/token/<token>` would log a credential: the document's template is logged. */
 export function loggablePath(url: URL): string {
-  return `${url.origin}${url.pathname.replace(/(\/admin\/token\/)[^/]+/, "$1{apiToken}")}`;
+  return `${url.origin}${pathTemplateOf(url.pathname) ?? url.pathname}`;
 }
 
 function instrument(base: typeof fetch, spinner: Spinner, debug: ((line: string) => void) | undefined) {
