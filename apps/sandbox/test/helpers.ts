@@ -1,112 +1,25 @@
-import { responseProblems, schemaProblems } from "@engage-voice/test-kit";
-import { afterEach, expect } from "vitest";
+// The sandbox's own test helpers: a sandbox stopped after each test, on a clock that only moves when
+// told. The HTTP helpers and the document checks come from the test kit.
+import { fakeClock, stoppedAfterEach } from "@engage-voice/test-kit";
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from "../src/node.js";
 
-/** A fixed, moveable clock: expiry and rate limits are tested without waiting. */
-export function manualClock(start = Date.UTC(2030, 0, 1, 12, 0, 0)) {
-  let now = start;
-  return {
-    now: () => now,
-    advance(ms: number) {
-      now += ms;
-    },
-  };
-}
+export {
+  type Answer,
+  bearer,
+  call,
+  exchange,
+  expectApiError,
+  expectConforms,
+  expectJwtExpired,
+  form,
+  legacyLogin,
+  refresh,
+} from "@engage-voice/test-kit";
 
-const running: RunningSandbox[] = [];
+/** A fixed, moveable clock at 2030-01-01 12:00 UTC: expiry and rate limits are tested without waiting. */
+export const manualClock = (start = Date.UTC(2030, 0, 1, 12, 0, 0)) => fakeClock(start);
+
+const openSandbox = stoppedAfterEach(startSandbox);
 
 /** Starts a sandbox that is stopped after the current test. */
-export async function open(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  const sandbox = await startSandbox(options);
-  running.push(sandbox);
-  return sandbox;
-}
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((sandbox) => sandbox.stop()));
-});
-
-export interface Answer {
-  status: number;
-  headers: Headers;
-  body: string;
-  // biome-ignore lint/suspicious/noExplicitAny: test convenience for reading JSON answers
-  json: any;
-  method: string;
-  path: string;
-}
-
-/** One request; the body is read as text and, when it is JSON, parsed. */
-export async function call(base: string, path: string, init: RequestInit = {}): Promise<Answer> {
-  const response = await fetch(base + path, init);
-  const body = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    json = undefined;
-  }
-  const method = init.method ?? "GET";
-  return {
-    status: response.status,
-    headers: response.headers,
-    body,
-    json,
-    method,
-    path: path.split("?")[0] as string,
-  };
-}
-
-export function form(fields: Record<string, string>): RequestInit {
-  return {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields).toString(),
-  };
-}
-
-export const bearer = (token: string) => ({ headers: { Authorization: `Bearer ${token}` } });
-
-export async function exchange(base: string, token = "sandbox-rc-token-ada", includeRefresh = true) {
-  const query = includeRefresh ? "?includeRefresh=true" : "";
-  return call(
-    base,
-    `/api/auth/login/rc/accesstoken${query}`,
-    form({ rcAccessToken: token, rcTokenType: "Bearer" }),
-  );
-}
-
-export async function refresh(base: string, refreshToken: string) {
-  return call(base, "/api/auth/token/refresh", form({ refresh_token: refreshToken, rcTokenType: "Bearer" }));
-}
-
-export async function legacyLogin(base: string, password = "sandbox-password") {
-  const query = new URLSearchParams({
-    username: "lee.legacy@example.com",
-    password,
-    platformId: "sandbox-platform",
-  });
-  return call(base, `/api/auth/login/admin?${query}`, { method: "POST" });
-}
-
-/** The answer is the documented one for its operation (status, content type, headers, body). */
-export function expectConforms(answer: Answer): void {
-  expect(responseProblems(answer)).toEqual([]);
-}
-
-/** A JSON ApiError with `status`, whose message contains `message`. */
-export function expectApiError(answer: Answer, status: number, message?: string | RegExp): void {
-  expect(answer.status).toBe(status);
-  expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
-  expect(schemaProblems("ApiError", answer.json)).toEqual([]);
-  expect(answer.json.requestUri).toMatch(/ - [A-Z]+$/);
-  if (message !== undefined) {
-    expect(answer.json.generalMessage).toMatch(message);
-  }
-}
-
-export function expectJwtExpired(answer: Answer): void {
-  expect(answer.status).toBe(401);
-  expect(answer.headers.get("content-type")).toMatch(/^text\/plain/);
-  expect(answer.body).toBe("Jwt is expired");
-}
+export const open = (options: StartSandboxOptions = {}): Promise<RunningSandbox> => openSandbox(options);

@@ -4,11 +4,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createTokenManager, fromStored, type TokenSet, type TokenStore } from "@engage-voice/auth";
 import { BASE, fakeClock, fakeServer, recordingLogger } from "@engage-voice/test-kit";
+import { freePort, ping } from "@engage-voice/test-kit/servers";
 import { createClient } from "redis";
 import { afterEach, describe, expect, it } from "vitest";
 import { redisStore } from "../src/index.js";
 import { freshKey, pause } from "./helpers.js";
-import { freePort, ping } from "./redis-server.js";
 
 const servers: ChildProcess[] = [];
 const clients: { destroy(): void }[] = [];

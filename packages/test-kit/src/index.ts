@@ -10,5 +10,18 @@ export {
   schemaProblems,
 } from "./document.js";
 export * from "./fake-hosts.js";
+export {
+  type Answer,
+  bearer,
+  call,
+  exchange,
+  expectApiError,
+  expectConforms,
+  expectJwtExpired,
+  form,
+  legacyLogin,
+  refresh,
+} from "./http.js";
+export { stoppedAfterEach } from "./lifecycle.js";
 export { type Logger, recordingLogger } from "./logger.js";
 export { expectOneRefreshForAllProcesses, expired } from "./processes.js";

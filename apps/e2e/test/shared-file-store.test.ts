@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTokenManager } from "@engage-voice/auth";
 import { fileStore } from "@engage-voice/auth/node";
+import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { expectOneRefreshForAllProcesses, expired } from "@engage-voice/test-kit";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type RunningSandbox, startSandbox } from "../src/node.js";
 
 const child = new URL("./fixtures/shared-store-child.mjs", import.meta.url).pathname;
 const holder = new URL("./fixtures/lock-holder-child.mjs", import.meta.url).pathname;

@@ -19,10 +19,15 @@ import {
   UnexpectedResponseError,
 } from "@engage-voice/auth";
 import { createClient, createLegacyClient, isApiError } from "@engage-voice/client";
+import { type RunningSandbox, type StartSandboxOptions, startSandbox } from "@engage-voice/sandbox";
+import { decodeClaims } from "@engage-voice/sandbox/app";
+import { fakeClock, refresh, stoppedAfterEach } from "@engage-voice/test-kit";
 import { describe, expect, it } from "vitest";
-import { decodeClaims } from "../src/app.js";
-import type { RunningSandbox } from "../src/node.js";
-import { manualClock, open, refresh } from "./helpers.js";
+
+const openSandbox = stoppedAfterEach(startSandbox);
+/** A sandbox that is stopped after the current test. */
+const open = (options: StartSandboxOptions = {}) => openSandbox(options);
+const manualClock = () => fakeClock(Date.UTC(2030, 0, 1, 12, 0, 0));
 
 const LIFETIME_MS = 2000;
 const ADA = "sandbox-rc-token-ada";

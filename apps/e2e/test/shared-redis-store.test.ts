@@ -2,12 +2,14 @@
 // expired and all of them need a token at the same moment, exactly one refresh is made, nobody
 // presents a spent refresh token, and every process gets the same new access token. Real processes,
 // the real sandbox and a real redis-server on 127.0.0.1; the expiry is written into the stored set.
+
+import { randomUUID } from "node:crypto";
 import { createTokenManager } from "@engage-voice/auth";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
+import { redisStore } from "@engage-voice/store-redis";
 import { expectOneRefreshForAllProcesses, expired } from "@engage-voice/test-kit";
+import { createClient } from "redis";
 import { afterAll, beforeAll, inject, it } from "vitest";
-import { redisStore } from "../src/index.js";
-import { connect, freshKey } from "./helpers.js";
 
 const child = new URL("./fixtures/shared-redis-child.mjs", import.meta.url).pathname;
 const parentToken = "sandbox-rc-token-ada";
@@ -21,18 +23,22 @@ afterAll(async () => {
 });
 
 it("four processes on one Redis key make one refresh across an expiry", { timeout: 90_000 }, async () => {
-  const key = freshKey();
-  const redis = await connect();
-  const first = createTokenManager({
-    baseUrl: sandbox.mainUrl,
-    rcAccessToken: parentToken,
-    store: redisStore({ client: redis, key }),
-  });
-  await expectOneRefreshForAllProcesses({
-    child,
-    args: [sandbox.mainUrl, inject("redisUrl"), key, parentToken],
-    initial: await first.getAccessToken(),
-    mainUrl: sandbox.mainUrl,
-    expire: async () => void (await redis.set(key, expired(String(await redis.get(key))))),
-  });
+  const key = `e2e:${randomUUID()}`;
+  const redis = await createClient({ url: inject("redisUrl") }).connect();
+  try {
+    const first = createTokenManager({
+      baseUrl: sandbox.mainUrl,
+      rcAccessToken: parentToken,
+      store: redisStore({ client: redis, key }),
+    });
+    await expectOneRefreshForAllProcesses({
+      child,
+      args: [sandbox.mainUrl, inject("redisUrl"), key, parentToken],
+      initial: await first.getAccessToken(),
+      mainUrl: sandbox.mainUrl,
+      expire: async () => void (await redis.set(key, expired(String(await redis.get(key))))),
+    });
+  } finally {
+    await redis.close();
+  }
 });

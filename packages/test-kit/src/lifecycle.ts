@@ -1,0 +1,19 @@
+import { afterEach } from "vitest";
+
+/**
+ * An opener for servers that are stopped after the current test: `const open = stoppedAfterEach(startSandbox)`.
+ * Call it at a module's top level, where vitest's hooks can be registered.
+ */
+export function stoppedAfterEach<O, S extends { stop(): Promise<void> }>(
+  start: (options: O) => Promise<S>,
+): (options: O) => Promise<S> {
+  const running: S[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((server) => server.stop()));
+  });
+  return async (options) => {
+    const server = await start(options);
+    running.push(server);
+    return server;
+  };
+}

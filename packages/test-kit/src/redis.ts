@@ -1,0 +1,67 @@
+// Debian's redis-server on a free loopback port, without persistence: the real server the Redis
+// store's tests and the multi-process tests run against.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { Socket } from "node:net";
+import { freePort } from "./prism.js";
+
+export const REDIS_SERVER = "/usr/bin/redis-server";
+
+/** One PING over a raw socket: true once the server answers +PONG. */
+export function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.on("error", () => done(false));
+    socket.on("data", (data) => done(data.toString().startsWith("+PONG")));
+    socket.connect(port, "127.0.0.1", () => socket.write("PING\r\n"));
+  });
+}
+
+export interface RunningRedis {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Resolves once the process has exited. */
+  stop(): Promise<void>;
+}
+
+/** Starts redis-server on `port` (default a free one) and resolves once it answers PING. */
+export async function startRedis({ port }: { port?: number } = {}): Promise<RunningRedis> {
+  if (!existsSync(REDIS_SERVER)) {
+    throw new Error(
+      `${REDIS_SERVER} is missing: these tests need Debian's redis-server. Run scripts/setup.sh (as root it installs it).`,
+    );
+  }
+  const listen = port ?? (await freePort());
+  const child = spawn(
+    REDIS_SERVER,
+    ["--port", String(listen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let exited = false;
+  child.once("exit", () => {
+    exited = true;
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      return;
+    }
+    const gone = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await gone;
+  };
+  const deadline = Date.now() + 10_000;
+  while (!(await ping(listen))) {
+    if (exited || Date.now() > deadline) {
+      await stop();
+      throw new Error(`redis-server did not answer PING on 127.0.0.1:${listen}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { url: `redis://127.0.0.1:${listen}`, port: listen, child, stop };
+}
