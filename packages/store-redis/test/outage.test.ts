@@ -1,10 +1,10 @@
 // Redis outages against a real redis-server that the test kills (SIGKILL), freezes (SIGSTOP) and
 // restarts: every renewal ends, as store_failed or with its token kept in memory, and never waits for
 // Redis to come back.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createTokenManager, fromStored, type TokenSet, type TokenStore } from "@engage-voice/auth";
 import { BASE, fakeClock, fakeServer, recordingLogger } from "@engage-voice/test-kit";
-import { freePort, ping } from "@engage-voice/test-kit/servers";
+import { freePort, startRedis } from "@engage-voice/test-kit/servers";
 import { createClient } from "redis";
 import { afterEach, describe, expect, it } from "vitest";
 import { redisStore } from "../src/index.js";
@@ -26,20 +26,8 @@ afterEach(async () => {
 async function ownRedis() {
   const port = await freePort();
   const start = async () => {
-    const child = spawn(
-      "/usr/bin/redis-server",
-      ["--port", String(port), "--bind", "127.0.0.1", "--save", ""],
-      {
-        stdio: "ignore",
-      },
-    );
+    const { child } = await startRedis({ port });
     servers.push(child);
-    for (let i = 0; !(await ping(port)); i++) {
-      if (i > 200) {
-        throw new Error("redis-server did not start");
-      }
-      await pause(50);
-    }
     return child;
   };
   let child = await start();
