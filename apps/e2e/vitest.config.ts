@@ -1,10 +1,13 @@
+import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
+
+const require = createRequire(import.meta.url);
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // One real redis-server for the Redis store's processes; the sandbox is started per file.
-    globalSetup: ["test/setup/redis-server.ts"],
+    globalSetup: [require.resolve("@engage-voice/test-kit/redis-global-setup")],
     // Real processes and real time: hang guards, not verdicts.
     testTimeout: 120_000,
     hookTimeout: 60_000,

@@ -1,9 +1,12 @@
+import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
+
+const require = createRequire(import.meta.url);
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    globalSetup: ["test/redis-server.ts"],
+    globalSetup: [require.resolve("@engage-voice/test-kit/redis-global-setup")],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

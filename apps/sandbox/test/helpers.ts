@@ -3,18 +3,7 @@
 import { fakeClock, stoppedAfterEach } from "@engage-voice/test-kit";
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from "../src/node.js";
 
-export {
-  type Answer,
-  bearer,
-  call,
-  exchange,
-  expectApiError,
-  expectConforms,
-  expectJwtExpired,
-  form,
-  legacyLogin,
-  refresh,
-} from "@engage-voice/test-kit";
+export * from "@engage-voice/test-kit";
 
 /** A fixed, moveable clock at 2030-01-01 12:00 UTC: expiry and rate limits are tested without waiting. */
 export const manualClock = (start = Date.UTC(2030, 0, 1, 12, 0, 0)) => fakeClock(start);

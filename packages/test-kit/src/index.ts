@@ -25,3 +25,10 @@ export {
 export { stoppedAfterEach } from "./lifecycle.js";
 export { type Logger, recordingLogger } from "./logger.js";
 export { expectOneRefreshForAllProcesses, expired } from "./processes.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The URL of the redis-server that `@engage-voice/test-kit/redis-global-setup` started. */
+    redisUrl: string;
+  }
+}
