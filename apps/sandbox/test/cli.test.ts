@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "../src/cli-args.js";
 import { describeSandbox } from "../src/node.js";
-import { open } from "./helpers.js";
+import { openServer } from "./helpers.js";
 
 describe("the command line", () => {
   it("maps flags to sandbox options", () => {
@@ -47,7 +47,7 @@ describe("the command line", () => {
   });
 
   it("prints the limits in force and whether faults can be injected", async () => {
-    const sandbox = await open({
+    const sandbox = await openServer({
       tokenLifetimeMs: 2000,
       exchangeRateLimit: { limit: 7, windowMs: 30_000 },
       faults: { enabled: true },
@@ -55,6 +55,6 @@ describe("the command line", () => {
     const text = describeSandbox(sandbox);
     expect(text).toContain("access tokens live 2 s; the exchange allows 7 calls in 30 s");
     expect(text).toContain("fault injection is on: POST /__sandbox/faults");
-    expect(describeSandbox(await open())).not.toContain("fault injection");
+    expect(describeSandbox(await openServer())).not.toContain("fault injection");
   });
 });

@@ -1,7 +1,7 @@
 // Fault injection: off and unreachable by default; when enabled, each kind does what it says once.
 import { describe, expect, it } from "vitest";
 import { createSandboxApps, FaultError } from "../src/app.js";
-import { call, exchange, expectApiError, expectConforms, open, refresh } from "./helpers.js";
+import { call, exchange, expectApiError, expectConforms, open, openServer, refresh } from "./helpers.js";
 
 const accounts = "/voice/api/v1/admin/accounts";
 const json = (body: unknown, method = "POST") => ({
@@ -63,7 +63,8 @@ describe("faults switched on", () => {
   });
 
   it("drops the connection after processing a refresh: the client sees a network error, the token is spent", async () => {
-    const { mainUrl, faults } = await open({ faults: { enabled: true } });
+    // A real socket: what is dropped is the connection.
+    const { mainUrl, faults } = await openServer({ faults: { enabled: true } });
     const { refreshToken } = (await exchange(mainUrl)).json;
     faults.next({ kind: "drop-after-refresh" });
     await expect(refresh(mainUrl, refreshToken)).rejects.toThrow(TypeError);

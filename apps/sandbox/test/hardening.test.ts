@@ -5,7 +5,7 @@ import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { MAX_PENDING_FAULTS } from "../src/faults.js";
-import { call, expectApiError, open } from "./helpers.js";
+import { call, expectApiError, openServer } from "./helpers.js";
 
 const json = (body: unknown) => ({
   method: "POST",
@@ -64,7 +64,7 @@ function raw(base: string, bytes: string) {
 
 describe("the sandbox under hostile input", () => {
   it("refuses a fault body past 4 kB while reading it, chunked or not", async () => {
-    const sandbox = await open({ faults: { enabled: true } });
+    const sandbox = await openServer({ faults: { enabled: true } });
     const answer = await chunkedPost(sandbox.mainUrl, "/__sandbox/faults", 1_024, 64 * 1024); // 64 MB offered
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body).errorCode).toBe("payload.too.large.exception");
@@ -72,7 +72,7 @@ describe("the sandbox under hostile input", () => {
   });
 
   it("keeps at most 100 faults waiting, and says how to clear them", async () => {
-    const sandbox = await open({ faults: { enabled: true } });
+    const sandbox = await openServer({ faults: { enabled: true } });
     for (let i = 0; i < MAX_PENDING_FAULTS; i++) {
       expect(
         (await call(sandbox.mainUrl, "/__sandbox/faults", json({ kind: "status", status: 503 }))).status,
@@ -84,7 +84,7 @@ describe("the sandbox under hostile input", () => {
   });
 
   it("never echoes a token from a mistyped path in requestUri", async () => {
-    const sandbox = await open();
+    const sandbox = await openServer();
     const apiToken = "sbx01:6f1c2b8e-1d3a-4c5b-9e7f-0a1b2c3d4e5f";
     const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl";
     for (const path of [
@@ -102,7 +102,7 @@ describe("the sandbox under hostile input", () => {
   });
 
   it("refuses a Host header that names another site (DNS rebinding), with the JSON error", async () => {
-    const sandbox = await open();
+    const sandbox = await openServer();
     const port = new URL(sandbox.mainUrl).port;
     const answer = await raw(
       sandbox.mainUrl,
@@ -127,7 +127,7 @@ describe("the sandbox under hostile input", () => {
     ],
     ["not HTTP at all", "\u0016\u0003\u0001\u0000\u00a5hello\r\n\r\n"],
   ])("answers %s with the document's JSON error, not a bare 400", async (_, bytes) => {
-    const sandbox = await open();
+    const sandbox = await openServer();
     const answer = await raw(sandbox.mainUrl, bytes);
     expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(answer).toMatch(/Content-Type: application\/json/);

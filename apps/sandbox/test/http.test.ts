@@ -6,7 +6,7 @@ import { schemaProblems } from "@engage-voice/test-kit";
 import { describe, expect, it } from "vitest";
 import { createSandboxApps, SandboxOptionsError } from "../src/app.js";
 import { describeSandbox, startSandbox, typeScriptExample } from "../src/node.js";
-import { call, exchange, expectApiError, form, manualClock, open } from "./helpers.js";
+import { call, exchange, expectApiError, form, manualClock, openServer } from "./helpers.js";
 
 describe("hosts", () => {
   it.each([
@@ -14,7 +14,7 @@ describe("hosts", () => {
     ["GET", "/voice/api/v1/admin/token"],
     ["DELETE", "/voice/api/v1/admin/token/sbx01:abc"],
   ])("the contact-center host answers 404 for %s %s of the deprecated host", async (method, path) => {
-    const { mainUrl } = await open();
+    const { mainUrl } = await openServer();
     const answer = await call(mainUrl, path, { method });
     expectApiError(answer, 404, /served by the deprecated login host/);
     expect(answer.body).not.toContain("sbx01:abc");
@@ -26,12 +26,12 @@ describe("hosts", () => {
     ["GET", "/voice/api/v1/admin/accounts"],
     ["GET", "/voice/api/v1/admin/users"],
   ])("the deprecated host answers 404 for %s %s of the contact-center host", async (method, path) => {
-    const { legacyUrl } = await open();
+    const { legacyUrl } = await openServer();
     expectApiError(await call(legacyUrl, path, { method }), 404, /served by the contact-center host/);
   });
 
   it("answers 404 ApiError for an unknown path on either host", async () => {
-    const { mainUrl, legacyUrl } = await open();
+    const { mainUrl, legacyUrl } = await openServer();
     expectApiError(
       await call(mainUrl, "/voice/api/v2/admin/accounts"),
       404,
@@ -41,7 +41,7 @@ describe("hosts", () => {
   });
 
   it("answers 405 ApiError with Allow for a method a path does not take", async () => {
-    const { mainUrl, legacyUrl } = await open();
+    const { mainUrl, legacyUrl } = await openServer();
     const put = await call(mainUrl, "/api/auth/token/refresh", { method: "PUT" });
     expectApiError(put, 405, /PUT is not allowed here; use POST/);
     expect(put.headers.get("allow")).toBe("POST");
@@ -52,7 +52,7 @@ describe("hosts", () => {
 
 describe("request bodies", () => {
   it("answers 413 ApiError for a declared length over the limit, before reading it", async () => {
-    const { mainUrl } = await open({ maxBodyBytes: 1024 });
+    const { mainUrl } = await openServer({ maxBodyBytes: 1024 });
     const answer = await call(mainUrl, "/api/auth/login/rc/accesstoken", {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
@@ -62,7 +62,7 @@ describe("request bodies", () => {
   });
 
   it("answers 413 ApiError for a chunked body that grows over the limit", async () => {
-    const { mainUrl } = await open({ maxBodyBytes: 1024 });
+    const { mainUrl } = await openServer({ maxBodyBytes: 1024 });
     const chunk = new TextEncoder().encode("a".repeat(400));
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
@@ -84,7 +84,7 @@ describe("request bodies", () => {
   });
 
   it("accepts a body just under the limit", async () => {
-    const { mainUrl } = await open({ maxBodyBytes: 1024 });
+    const { mainUrl } = await openServer({ maxBodyBytes: 1024 });
     const token = "x".repeat(1024 - "rcAccessToken=&rcTokenType=Bearer".length);
     expectApiError(await exchange(mainUrl, token), 401);
   });
@@ -92,7 +92,7 @@ describe("request bodies", () => {
 
 describe("CORS", () => {
   it("answers a preflight from a loopback page with the headers a client sends", async () => {
-    const { mainUrl } = await open();
+    const { mainUrl } = await openServer();
     const answer = await call(mainUrl, "/voice/api/v1/admin/accounts", {
       method: "OPTIONS",
       headers: {
@@ -110,7 +110,7 @@ describe("CORS", () => {
   });
 
   it("lets a loopback page read Retry-After and Date, and allows no other origin", async () => {
-    const { mainUrl } = await open();
+    const { mainUrl } = await openServer();
     const local = await call(mainUrl, "/voice/api/v1/admin/accounts", {
       headers: { Origin: "http://localhost:3000" },
     });
@@ -126,7 +126,7 @@ describe("CORS", () => {
 describe("options", () => {
   it("sets Date from the sandbox clock on every answer, errors included", async () => {
     const clock = manualClock(Date.UTC(2031, 5, 1, 8, 30, 0));
-    const { mainUrl } = await open({ now: clock.now });
+    const { mainUrl } = await openServer({ now: clock.now });
     const answer = await call(mainUrl, "/nope");
     expect(answer.headers.get("date")).toBe("Sun, 01 Jun 2031 08:30:00 GMT");
     expect(answer.json.timestamp).toBe(clock.now());
@@ -150,11 +150,11 @@ describe("options", () => {
   });
 
   it("serves given ports on 127.0.0.1, and reports a port in use", async () => {
-    const first = await open();
+    const first = await openServer();
     const port = Number(new URL(first.mainUrl).port);
     await expect(startSandbox({ mainPort: port })).rejects.toThrow(/EADDRINUSE/);
     await first.stop();
-    const second = await open({ mainPort: port });
+    const second = await openServer({ mainPort: port });
     expect(second.mainUrl).toBe(`http://127.0.0.1:${port}`);
   });
 });
@@ -201,7 +201,7 @@ describe("the printed example", () => {
   const run = promisify(execFile);
 
   it("names both URLs and the seeded credentials", async () => {
-    const sandbox = await open();
+    const sandbox = await openServer();
     const text = describeSandbox(sandbox);
     expect(text).toContain(sandbox.mainUrl);
     expect(text).toContain(sandbox.legacyUrl);
@@ -212,7 +212,7 @@ describe("the printed example", () => {
   });
 
   it("has curl lines that work as printed", async () => {
-    const sandbox = await open();
+    const sandbox = await openServer();
     const text = describeSandbox(sandbox);
     const script = text.slice(text.indexOf("Try it with curl:") + 17, text.indexOf("Or with the client"));
     const { stdout } = await run("bash", ["-eo", "pipefail", "-c", script], { timeout: 60_000 });
@@ -224,7 +224,7 @@ describe("the printed example", () => {
   });
 
   it("has TypeScript lines that run as printed, with the published client and auth packages", async () => {
-    const sandbox = await open();
+    const sandbox = await openServer();
     const text = describeSandbox(sandbox);
     const lines = text.slice(text.indexOf("(TypeScript or ES module):") + 26).split("\n");
     const source = lines
