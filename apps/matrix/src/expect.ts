@@ -1,11 +1,21 @@
 // What every runtime must report: derived from the sandbox's seed and the scenario's steps, so a
 // runtime that skipped a step, called twice or got other data fails with the difference shown.
 import { isDeepStrictEqual } from "node:util";
+import { type OperationId, operationTable } from "@engage-voice/client";
 import { ACCOUNTS, USERS } from "@engage-voice/sandbox";
 import type { ScenarioResult } from "./scenario.ts";
 
-const EXCHANGE = "main POST /api/auth/login/rc/accesstoken";
-const ACCOUNTS_CALL = "main GET /voice/api/v1/admin/accounts";
+/** An operation as the scenario records a call of it, from the generated table: `host METHOD path`. */
+function call(id: OperationId): string {
+  const operation = operationTable.find((op) => op.operationId === id);
+  if (!operation) {
+    throw new Error(`no operation ${id} in the generated table`);
+  }
+  return `${operation.host} ${operation.method.toUpperCase()} ${operation.path}`;
+}
+
+const EXCHANGE = call("exchangeAccessToken");
+const ACCOUNTS_CALL = call("listAccounts");
 
 export function expectedResult(fileStore: boolean, parentUserId: number): ScenarioResult {
   const agent = USERS.find((user) => user.userId === parentUserId);
@@ -25,16 +35,16 @@ export function expectedResult(fileStore: boolean, parentUserId: number): Scenar
     calls: [
       EXCHANGE,
       ACCOUNTS_CALL,
-      "main POST /api/auth/token/refresh",
-      "main GET /voice/api/v1/admin/users",
+      call("refreshAccessToken"),
+      call("listUsers"),
       ACCOUNTS_CALL,
       ...(fileStore ? [ACCOUNTS_CALL] : []),
       EXCHANGE,
-      "legacy POST /api/auth/login/admin",
-      "legacy POST /voice/api/v1/admin/token",
-      "legacy GET /voice/api/v1/admin/token",
-      "legacy DELETE /voice/api/v1/admin/token/{apiToken}",
-      "legacy GET /voice/api/v1/admin/token",
+      call("legacyLogin"),
+      call("createApiToken"),
+      call("listApiTokens"),
+      call("deleteApiToken"),
+      call("listApiTokens"),
     ],
   };
 }
