@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
-import { EngageVoiceAuthError } from "./errors.js";
+import { storeFailed } from "./errors.js";
 import { withFileLock } from "./file-lock.js";
 import { boolean, integer, invalid, optionsOf } from "./options.js";
 import type { TokenStore } from "./store.js";
@@ -33,8 +33,7 @@ export interface FileStoreOptions {
 }
 
 const HOUR = 3_600_000;
-const failed = (message: string, cause: unknown) =>
-  new EngageVoiceAuthError("store_failed", message, { cause });
+const failed = storeFailed;
 
 /**
  * A token store in a JSON file, readable by its owner only (mode 0600). Every write goes to a
