@@ -2,6 +2,9 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Hang guards, not verdicts: a machine running two CI jobs transpiles and spawns slowly.
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
     // Type tests (*.test-d.ts) run under tsc as part of the run: a wrong type fails it.
     typecheck: { enabled: true, tsconfig: "./tsconfig.json" },
     coverage: {

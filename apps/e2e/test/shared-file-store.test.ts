@@ -28,7 +28,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-it("four processes on one token file make one refresh across an expiry", { timeout: 30_000 }, async () => {
+it("four processes on one token file make one refresh across an expiry", { timeout: 120_000 }, async () => {
   const path = join(dir, "tokens.json");
   const first = createTokenManager({
     baseUrl: sandbox.mainUrl,
@@ -45,7 +45,7 @@ it("four processes on one token file make one refresh across an expiry", { timeo
 });
 
 it("after a lock holder was killed, eight processes take over its lock and make one refresh", {
-  timeout: 60_000,
+  timeout: 120_000,
 }, async () => {
   const path = join(dir, "killed-holder.json");
   const first = createTokenManager({

@@ -87,7 +87,7 @@ describe("the lock file", () => {
         const aged = await mtimeOf(`${path}.lock`);
         await vi.advanceTimersByTimeAsync(1_000);
         await vi.waitFor(async () => expect(await mtimeOf(`${path}.lock`)).toBeGreaterThan(aged), {
-          timeout: 10_000,
+          timeout: 60_000,
         });
       });
     });

@@ -61,7 +61,7 @@ export interface PrismOptions {
   errors?: boolean;
   verbose?: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   stdio?: "pipe" | "inherit" | "ignore";
-  /** How long Prism may take to answer its first request. Default 30 s. */
+  /** How long Prism may take to answer its first request. Default 60 s. */
   timeoutMs?: number;
 }
 
@@ -80,7 +80,7 @@ export async function startPrism({
   errors = true,
   verbose = "warn",
   stdio = "pipe",
-  timeoutMs = 30_000,
+  timeoutMs = 60_000,
 }: PrismOptions = {}): Promise<RunningPrism> {
   const entry = require.resolve("@stoplight/prism-cli/dist/index.js");
   const listenPort = port ?? (await freePort());
