@@ -52,20 +52,23 @@ describe("help and version", () => {
     }
   });
 
-  it.each(COMMANDS)("%s --help, -h and help %s show the command's usage", async (name) => {
-    const words = name.split(" ");
-    for (const args of [
-      [...words, "--help"],
-      [...words, "-h"],
-      ["help", ...words],
-    ]) {
-      const { code, stdout, stderr } = await cli(args);
-      expect(code).toBe(0);
-      expect(stderr).toBe("");
-      expect(stdout).toContain(`Usage: engage-voice ${name}`);
-      expect(stdout).toContain("--profile NAME");
-    }
-  });
+  it.each(COMMANDS.map((name) => ({ name })))(
+    "$name --help, -h and help $name show the command's usage",
+    async ({ name }) => {
+      const words = name.split(" ");
+      for (const args of [
+        [...words, "--help"],
+        [...words, "-h"],
+        ["help", ...words],
+      ]) {
+        const { code, stdout, stderr } = await cli(args);
+        expect(code).toBe(0);
+        expect(stderr).toBe("");
+        expect(stdout).toContain(`Usage: engage-voice ${name}`);
+        expect(stdout).toContain("--profile NAME");
+      }
+    },
+  );
 
   it("api-tokens --help lists its commands", async () => {
     const { code, stdout } = await cli(["api-tokens", "--help"]);
@@ -155,23 +158,23 @@ describe("usage errors exit 2 with one line naming the fix", () => {
 });
 
 describe("not logged in: exit 3", () => {
-  it.each([["token"], ["accounts"], ["users"], ["api-tokens", "list"], ["api-tokens", "create"]])(
-    "%s",
-    async (...args) => {
-      const { code, stdout, stderr } = await cli([
-        ...args,
-        "--base-url",
-        "http://127.0.0.1:9",
-        "--profile",
-        "ci",
-      ]);
-      expect(code).toBe(3);
-      expect(stdout).toBe("");
-      expect(stderr).toBe(
-        "engage-voice: Not logged in to http://127.0.0.1:9 (profile ci): run engage-voice login --profile ci --base-url http://127.0.0.1:9\n",
-      );
-    },
-  );
+  it.each(
+    ["token", "accounts", "users", "api-tokens list", "api-tokens create"].map((command) => ({ command })),
+  )("$command", async ({ command }) => {
+    const args = command.split(" ");
+    const { code, stdout, stderr } = await cli([
+      ...args,
+      "--base-url",
+      "http://127.0.0.1:9",
+      "--profile",
+      "ci",
+    ]);
+    expect(code).toBe(3);
+    expect(stdout).toBe("");
+    expect(stderr).toBe(
+      "engage-voice: Not logged in to http://127.0.0.1:9 (profile ci): run engage-voice login --profile ci --base-url http://127.0.0.1:9\n",
+    );
+  });
 
   it("logout when not logged in is fine (exit 0)", async () => {
     const { code, stdout } = await cli(["logout", "--base-url", "http://127.0.0.1:9", "--table"]);
