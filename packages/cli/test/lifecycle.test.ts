@@ -1,13 +1,16 @@
-// Time and failure: a token that expires is renewed by `token` with a refresh (no new exchange), and
-// a sandbox that is gone is a network error (exit 1). Waits have wide margins: the sandbox's tokens
-// live 3 s, and the test waits 5 s past the login.
+// Time and failure: a token that expires is renewed with a refresh (no new exchange), and a sandbox
+// that is gone is a network error (exit 1). Nothing here waits for a token to age: the CLI is a
+// child process with its own clock, so the test expires tokens on both sides instead. The token
+// file's expiresAt says "expired" to the CLI, and the sandbox's control makes the server agree.
+import { readFile, writeFile } from "node:fs/promises";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliIn, JWT, storedTokens, tempHome } from "./helpers.js";
+import { cliIn, JWT, storedTokens, tempHome, tokenPath } from "./helpers.js";
 import { expectNoSecrets } from "./scan.js";
 
 const EXCHANGE = "/api/auth/login/rc/accesstoken";
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const REFRESH = "/api/auth/token/refresh";
+const ACCOUNTS = "/voice/api/v1/admin/accounts";
 
 let sandbox: RunningSandbox;
 let home: string;
@@ -15,7 +18,7 @@ let cli: ReturnType<typeof cliIn>;
 const refreshTokens: string[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ tokenLifetimeMs: 3000, faults: { enabled: true } });
+  sandbox = await startSandbox({ faults: { enabled: true }, control: { enabled: true } });
   home = await tempHome();
   cli = cliIn(home);
 });
@@ -27,32 +30,92 @@ afterAll(async () => {
 
 const ada = () => sandbox.seed.parentTokens.find((p) => p.token.endsWith("-ada"))?.token as string;
 
+/**
+ * Counts the requests to `path` from now on. The sandbox keeps no request log, but it consumes
+ * one queued fault per matching request: zero-length delays change nothing else.
+ */
+function countRequests(path: string, upTo = 5): () => number {
+  for (let i = 0; i < upTo; i++) {
+    sandbox.faults.next({ kind: "delay", ms: 0, path });
+  }
+  const queued = sandbox.faults.pending;
+  return () => queued - sandbox.faults.pending;
+}
+
+async function login(profile: string) {
+  const { code } = await cli(
+    ["login", "--rc-token-stdin", "--profile", profile, "--base-url", sandbox.mainUrl],
+    {
+      input: ada(),
+    },
+  );
+  expect(code).toBe(0);
+  const stored = await storedTokens(home, profile, sandbox.mainUrl);
+  if (stored.refreshToken) {
+    refreshTokens.push(stored.refreshToken);
+  }
+  return stored;
+}
+
+async function accountsWith(accessToken: string): Promise<{ status: number; body: string }> {
+  const response = await fetch(`${sandbox.mainUrl}${ACCOUNTS}`, {
+    headers: { Authorization: `Bearer ${accessToken}` },
+  });
+  return { status: response.status, body: await response.text() };
+}
+
 describe("an expired access token", () => {
-  it("is renewed by `token` with the stored refresh token, not a new exchange", async () => {
-    const login = await cli(["login", "--rc-token-stdin", "--base-url", sandbox.mainUrl], { input: ada() });
-    expect(login.code).toBe(0);
-    const first = await storedTokens(home, "default", sandbox.mainUrl);
-    if (first.refreshToken) {
-      refreshTokens.push(first.refreshToken);
-    }
-    await pause(5000);
+  it("is renewed by `engage-voice token` with the stored refresh token, not a new exchange", async () => {
+    const first = await login("default");
+    expect(first.refreshToken).toBeDefined();
+    const file = tokenPath(home, "default", sandbox.mainUrl);
+    await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, "utf8")), expiresAt: 0 }));
+    expect(sandbox.control.expireAccessTokens()).toBeGreaterThan(0);
+    expect(await accountsWith(first.accessToken)).toEqual({ status: 401, body: "Jwt is expired" });
+    // Any exchange fails: a renewal that fell back to one would not exit 0.
     sandbox.faults.next({ kind: "status", status: 503, path: EXCHANGE, times: 50 });
+    const refreshes = countRequests(REFRESH);
     try {
       const { code, stdout, stderr } = await cli(["token"]);
       expect(stderr).toBe("");
       expect(code).toBe(0);
       expect(stdout).toMatch(new RegExp(`^${JWT.source}\\n$`));
-      expect(stdout.trim()).not.toBe(first.accessToken);
+      expect(refreshes()).toBe(1);
       const renewed = await storedTokens(home, "default", sandbox.mainUrl);
       if (renewed.refreshToken) {
         refreshTokens.push(renewed.refreshToken);
       }
+      expect(stdout.trim()).not.toBe(first.accessToken);
       expect(renewed.accessToken).toBe(stdout.trim());
+      expect(renewed.refreshToken).toBeDefined();
       expect(renewed.refreshToken).not.toBe(first.refreshToken);
-      const response = await fetch(`${sandbox.mainUrl}/voice/api/v1/admin/accounts`, {
-        headers: { Authorization: `Bearer ${stdout.trim()}` },
-      });
-      expect(response.status).toBe(200);
+      expect(renewed.expiresAt).toBeGreaterThan(Date.now());
+      expect((await accountsWith(stdout.trim())).status).toBe(200);
+    } finally {
+      sandbox.faults.clear();
+    }
+  });
+
+  it("that only the server knows is expired is renewed on its 401, and the call is sent again", async () => {
+    const first = await login("server-side");
+    expect(sandbox.control.expireAccessTokens()).toBeGreaterThan(0);
+    sandbox.faults.next({ kind: "status", status: 503, path: EXCHANGE, times: 50 });
+    const refreshes = countRequests(REFRESH);
+    try {
+      const { code, stdout, stderr } = await cli(["accounts", "--profile", "server-side"]);
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout).map((a: { accountId: string }) => a.accountId)).toEqual(
+        sandbox.seed.accountIds,
+      );
+      expect(refreshes()).toBe(1);
+      const renewed = await storedTokens(home, "server-side", sandbox.mainUrl);
+      if (renewed.refreshToken) {
+        refreshTokens.push(renewed.refreshToken);
+      }
+      expect(renewed.accessToken).not.toBe(first.accessToken);
+      expect(renewed.refreshToken).not.toBe(first.refreshToken);
+      expect((await accountsWith(renewed.accessToken)).status).toBe(200);
     } finally {
       sandbox.faults.clear();
     }
