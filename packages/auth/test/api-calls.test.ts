@@ -1,5 +1,5 @@
 import { createClient, createLegacyClient } from "@engage-voice/client";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { apiTokenMiddleware, type EngageVoiceAuthError } from "../src/index.js";
 import { BASE, LEGACY_BASE, setup } from "./fake-server.js";
 
@@ -26,6 +26,32 @@ describe("a GET answered 429 waits for Retry-After and goes again", () => {
     expect(data).toEqual([{ accountId: "99990001", accountName: "Sub" }]);
     expect(s.server.calls.accounts).toBe(3);
     expect(s.sleeps).toEqual([2_000, 3_000]);
+  });
+
+  it("waits on a timer that keeps no process alive when no sleep is given", async () => {
+    const s = setup({ sleep: undefined });
+    s.server.fail("accounts", limited("1"));
+    const timers: { ms: number | undefined; timer: NodeJS.Timeout }[] = [];
+    const real = globalThis.setTimeout;
+    const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation(((
+      run: () => void,
+      ms?: number,
+      ...rest: unknown[]
+    ) => {
+      const timer = real(run, ms, ...rest);
+      timers.push({ ms, timer });
+      return timer;
+    }) as typeof setTimeout);
+    try {
+      const { response } = await s.auth.client().GET("/voice/api/v1/admin/accounts");
+      expect(response.status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    const waits = timers.filter((t) => t.ms === 1_000);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]?.timer.hasRef()).toBe(false);
+    expect(s.server.calls.accounts).toBe(2);
   });
 
   it("at most `retries` times, then the 429 goes to the caller", async () => {

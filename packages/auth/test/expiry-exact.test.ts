@@ -78,3 +78,27 @@ describe("tokens too short-lived to renew ahead", () => {
     expect(lines.filter((line) => line.includes("less than 1 s"))).toHaveLength(1);
   });
 });
+
+describe("a slow token call", () => {
+  // Issued just before a whole second ends, so whole-second `iat` and `Date` lag the real issue time
+  // by nearly a second; the 900 ms the answer then took to travel back also counts against the token.
+  it("a 900 ms token call: the expiry is the server's exp minus the round trip, never past the real exp", async () => {
+    const latency = 900;
+    const sentAt = START + 999 - latency / 2;
+    const clock = fakeClock(sentAt);
+    const server = fakeServer({ clock, lifetimeSeconds: 60, tokenLatencyMs: latency });
+    const auth = createTokenManager({
+      baseUrl: BASE,
+      rcAccessToken: server.parentToken,
+      fetch: server.fetch,
+      clock,
+      logger: recordingLogger().logger,
+    });
+    await auth.getAccessToken();
+    const realExpiry = START + 60_000; // exp = floor(issue time) + 60 s, on a clock with no skew
+    const expiresAt = auth.session()?.expiresAt ?? Number.NaN;
+    expect(expiresAt).toBeLessThanOrEqual(realExpiry);
+    // exp − server time − 1 s − round trip, counted from when the answer arrived.
+    expect(expiresAt).toBe(sentAt + latency + (realExpiry - START) - 1_000 - latency);
+  });
+});

@@ -2,6 +2,7 @@ import { inspect } from "node:util";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import {
   apiTokens,
+  CredentialRejectedError,
   EngageVoiceAuthError,
   LoginRejectedError,
   legacyLogin,
@@ -120,6 +121,66 @@ describe("apiTokens", () => {
     // The deleted token is refused: its own typed error, which says why.
     await expect(tokens.list()).rejects.toMatchObject({ code: "credential_rejected", status: 401 });
     await expect(tokens.list()).rejects.toThrow(/unknown or was deleted/);
+  });
+
+  // The document declares 401 and 403 on listing and deleting: each is the credential's own typed
+  // error, whichever credential was sent.
+  it.each([
+    ["list", 401],
+    ["list", 403],
+    ["delete", 401],
+    ["delete", 403],
+  ] as const)("a %s answered %i with an API token is a CredentialRejectedError", async (call, status) => {
+    const { server, accessToken } = await bearerSession();
+    const permanent = await apiTokens({
+      baseUrl: LEGACY_BASE,
+      auth: { accessToken },
+      fetch: server.fetch,
+    }).create();
+    const tokens = apiTokens({ baseUrl: LEGACY_BASE, auth: { apiToken: permanent }, fetch: server.fetch });
+    server.fail(call === "list" ? "listTokens" : "deleteToken", { status });
+    const error = await (call === "list" ? tokens.list() : tokens.delete(permanent)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CredentialRejectedError);
+    expect(error).toMatchObject({ code: "credential_rejected", status });
+    expect((error as Error).message).toMatch(/unknown or was deleted/);
+    expect(inspect(error)).not.toContain(permanent);
+  });
+
+  it.each([
+    ["list", 401],
+    ["list", 403],
+    ["delete", 401],
+    ["delete", 403],
+  ] as const)(
+    "a %s answered %i with a bearer access token is a CredentialRejectedError",
+    async (call, status) => {
+      const { server, accessToken } = await bearerSession();
+      const tokens = apiTokens({ baseUrl: LEGACY_BASE, auth: { accessToken }, fetch: server.fetch });
+      const permanent = await tokens.create();
+      server.fail(call === "list" ? "listTokens" : "deleteToken", { status });
+      const error = await (call === "list" ? tokens.list() : tokens.delete(permanent)).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(CredentialRejectedError);
+      expect(error).toMatchObject({ code: "credential_rejected", status });
+      expect((error as Error).message).toMatch(/log in again/);
+    },
+  );
+
+  it("a bearer access token that expired: list and delete are refused as CredentialRejectedError", async () => {
+    const { server, accessToken } = await bearerSession();
+    const tokens = apiTokens({ baseUrl: LEGACY_BASE, auth: { accessToken }, fetch: server.fetch });
+    const permanent = await tokens.create();
+    server.expireAccessTokens();
+    for (const call of [() => tokens.list(), () => tokens.delete(permanent)]) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CredentialRejectedError);
+      expect(error).toMatchObject({ code: "credential_rejected", status: 401 });
+      expect((error as Error).message).toMatch(/expired or is unknown: log in again/);
+      expect(inspect(error)).not.toContain(accessToken);
+    }
+    // Refused, not deleted.
+    expect(server.apiTokens.has(permanent)).toBe(true);
   });
 
   it("accepts a delete answered 204 without a body", async () => {
