@@ -81,7 +81,7 @@ export async function clientChecks(): Promise<void> {
   void legacy.DELETE("/voice/api/v1/admin/token/{apiToken}", {});
 
   expectTypeOf<ClientOptionsError>().toExtend<TypeError>();
-  expectTypeOf<ClientOptionsError["code"]>().toEqualTypeOf<"invalid_client_options">();
+  expectTypeOf<ClientOptionsError["code"]>().toEqualTypeOf<"invalid_options">();
 }
 
 export async function authChecks(store: TokenStore = memoryStore()): Promise<void> {

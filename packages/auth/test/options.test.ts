@@ -123,7 +123,7 @@ describe("every option of every public function is checked by one validator", ()
 
   it("the client's own options are typed errors too", () => {
     for (const make of [() => createClient(null as never), () => createLegacyClient(null as never)]) {
-      expect(make).toThrow(expect.objectContaining({ code: "invalid_client_options" }));
+      expect(make).toThrow(expect.objectContaining({ code: "invalid_options" }));
     }
   });
 

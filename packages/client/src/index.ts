@@ -46,12 +46,21 @@ export type LegacyPaths = Pick<paths, LegacyPath>;
 export type EngageVoiceClient = Client<MainPaths>;
 export type LegacyClient = Client<LegacyPaths>;
 
-/** Raised for options that cannot work, before any request is made. */
+/**
+ * Raised for options that cannot work, before any request is made. `code` is `invalid_options`, as
+ * `@engage-voice/auth`'s option errors: one check covers both packages. The message names the option
+ * and what it accepts, and never quotes a credential.
+ */
 export class ClientOptionsError extends TypeError {
   override readonly name = "ClientOptionsError";
-  readonly code = "invalid_client_options";
+  readonly code = "invalid_options";
 }
 
+/**
+ * The origin of a base URL. The document's paths start at the host root, so a path, query or
+ * fragment would send the bearer token to a wrong place on the host; a user name or password would
+ * make every later call fail with a fetch error that quotes it.
+ */
 function resolveBaseUrl(options: unknown, fallback: string): string {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new ClientOptionsError("The client's options must be an object, such as { baseUrl }");
@@ -70,8 +79,18 @@ function resolveBaseUrl(options: unknown, fallback: string): string {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new ClientOptionsError(`baseUrl must use https: or http:, not ${url.protocol}`);
   }
-  // Server URLs carry no base path: the paths in the document start at the host root.
-  return value.replace(/\/+$/, "");
+  if (url.username || url.password) {
+    throw new ClientOptionsError(
+      `baseUrl must not contain a username or password: give the origin alone, such as ${url.origin}, and send credentials in headers`,
+    );
+  }
+  // An empty query or fragment (`https://host/?`) leaves `search` and `hash` empty: the text shows it.
+  if (url.pathname !== "/" || url.search || url.hash || /[?#]/.test(value)) {
+    throw new ClientOptionsError(
+      `baseUrl must be an origin without a path, query or fragment, such as ${url.origin}: the API's paths start at the host root`,
+    );
+  }
+  return url.origin;
 }
 
 /**

@@ -42,6 +42,73 @@ describe("client options", () => {
     },
   );
 
+  const errorOf = (make: () => unknown): ClientOptionsError => {
+    try {
+      make();
+    } catch (e) {
+      return e as ClientOptionsError;
+    }
+    throw new Error("expected a ClientOptionsError");
+  };
+
+  it.each([
+    ["https://alice:SECRET@engage.ringcentral.com", /username or password/],
+    ["https://:SECRET@engage.ringcentral.com/", /username or password/],
+    ["https://alice@engage.ringcentral.com", /username or password/],
+  ])("refuse credentials in baseUrl %j without quoting them", (baseUrl, reason) => {
+    for (const make of [createClient, createLegacyClient]) {
+      const error = errorOf(() => make({ baseUrl }));
+      expect(error).toBeInstanceOf(ClientOptionsError);
+      expect(error.code).toBe("invalid_options");
+      expect(error.message).toMatch(reason);
+      expect(error.message).not.toContain("SECRET");
+      expect(error.message).not.toContain("alice");
+    }
+  });
+
+  it.each([
+    "https://engage.ringcentral.com/other/path",
+    "https://engage.ringcentral.com/voice/api/v1/",
+    "https://engage.ringcentral.com//",
+    "https://engage.ringcentral.com/?q=1",
+    "https://engage.ringcentral.com?q=1",
+    "https://engage.ringcentral.com/?",
+    "https://engage.ringcentral.com/#f",
+    "https://engage.ringcentral.com#",
+  ])("refuse baseUrl %j: a path, query or fragment sends the token elsewhere on the host", (baseUrl) => {
+    for (const make of [createClient, createLegacyClient]) {
+      const error = errorOf(() => make({ baseUrl }));
+      expect(error).toBeInstanceOf(ClientOptionsError);
+      expect(error.code).toBe("invalid_options");
+      expect(error.message).toBe(
+        "baseUrl must be an origin without a path, query or fragment, such as https://engage.ringcentral.com: the API's paths start at the host root",
+      );
+    }
+  });
+
+  it.each([
+    "https://engage.ringcentral.com",
+    "https://engage.ringcentral.com/",
+    "https://ringcx.ringcentral.com/",
+    "https://portal.vacd.biz",
+    "http://127.0.0.1:4010",
+  ])("take the origin %j with or without its slash", async (baseUrl) => {
+    const { fetch, requests } = stubFetch();
+    await createClient({ baseUrl, fetch }).GET("/voice/api/v1/admin/accounts");
+    expect(requests[0]?.url).toBe(`${new URL(baseUrl).origin}/voice/api/v1/admin/accounts`);
+  });
+
+  it("name every bad option with the same code", () => {
+    for (const options of [
+      null,
+      { baseUrl: 1 },
+      { baseUrl: "not a url" },
+      { baseUrl: "ftp://example.com" },
+    ]) {
+      expect(errorOf(() => createClient(options as never)).code).toBe("invalid_options");
+    }
+  });
+
   it("do not echo credentials of a bad baseUrl", () => {
     const error = (() => {
       try {
