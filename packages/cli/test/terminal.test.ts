@@ -1,10 +1,12 @@
 // On a terminal: tables by default, prompts that do not echo, the delete confirmation and the
 // spinner. The bin runs under a pseudo-terminal made by util-linux `script`; each answer is typed
-// only once its prompt has appeared, so nothing depends on timing.
+// only once its prompt has appeared, and a wait that must show the spinner is held open until the
+// spinner has appeared, so nothing depends on timing.
 import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type GatedProxy, gatedProxy } from "./gated-proxy.js";
 import { API_TOKEN, BIN, cliIn, tempHome, transcript } from "./helpers.js";
 import { expectNoSecrets } from "./scan.js";
 
@@ -24,11 +26,14 @@ interface PtyResult {
   output: string;
 }
 
-/** Runs the bin on a pseudo-terminal; each `[prompt, answer]` types `answer` once `prompt` was printed. */
+/**
+ * Runs the bin on a pseudo-terminal; each `[prompt, answer]`, in turn, types `answer` (or calls it)
+ * once `prompt` was printed.
+ */
 function onTerminal(
   home: string,
   args: string[],
-  answers: [prompt: string, answer: string][] = [],
+  answers: [prompt: string | RegExp, answer: string | (() => void)][] = [],
 ): Promise<PtyResult> {
   return new Promise((resolve, reject) => {
     const command = [process.execPath, BIN, ...args].map(quote).join(" ");
@@ -47,9 +52,13 @@ function onTerminal(
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       output += chunk;
       const next = pending[0];
-      if (next && output.includes(next[0])) {
+      if (next && (typeof next[0] === "string" ? output.includes(next[0]) : next[0].test(output))) {
         pending.shift();
-        child.stdin.write(next[1]);
+        if (typeof next[1] === "string") {
+          child.stdin.write(next[1]);
+        } else {
+          next[1]();
+        }
       }
     });
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
@@ -66,14 +75,18 @@ function onTerminal(
 }
 
 let sandbox: RunningSandbox;
+/** The contact-center host as the profile knows it: the sandbox's, behind a proxy the tests can hold. */
+let main: GatedProxy;
 let home: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ faults: { enabled: true } });
+  main = await gatedProxy(sandbox.mainUrl);
   home = await tempHome();
 });
 
 afterAll(async () => {
+  await main?.close();
   await sandbox?.stop();
   if (hasScript) {
     expectNoSecrets(sandbox);
@@ -86,7 +99,7 @@ describe.skipIf(!hasScript)("on a terminal", () => {
   it("login asks for the parent token without echoing it", async () => {
     const { code, output } = await onTerminal(
       home,
-      ["login", "--base-url", sandbox.mainUrl, "--legacy-base-url", sandbox.legacyUrl],
+      ["login", "--base-url", main.url, "--legacy-base-url", sandbox.legacyUrl],
       [["RingCentral access token: ", `${ada()}\r`]],
     );
     expect(code).toBe(0);
@@ -95,15 +108,22 @@ describe.skipIf(!hasScript)("on a terminal", () => {
   });
 
   it("tables are the default, and a long wait shows a spinner on stderr", async () => {
-    sandbox.faults.next({ kind: "delay", ms: 2500, path: "/voice/api/v1/admin/accounts" });
-    const { code, output } = await onTerminal(home, ["accounts"]);
+    const spinner = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting for 127\.0\.0\.1:\d+…/;
+    // The answer is held until the spinner shows: a run without one never ends (the pty's kill timer).
+    const release = main.hold("/voice/api/v1/admin/accounts");
+    const { code, output } = await onTerminal(home, ["accounts"], [[spinner, release]]).finally(release);
     expect(code).toBe(0);
+    expect(output).toMatch(spinner);
     expect(output).toMatch(/ACCOUNT ID\s+NAME/);
-    expect(output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting for 127\.0\.0\.1:\d+…/);
+    // The table comes after the spinner, which was wiped first.
+    expect(output.search(/ACCOUNT ID/)).toBeGreaterThan(output.search(spinner));
+    expect(output).toContain("\r\x1b[2K");
     const json = await onTerminal(home, ["accounts", "--json"]);
     expect(JSON.parse(json.output.replace(/\r/g, ""))).toHaveLength(3);
   });
 
+  // No race: the spinner's 0.4 s timer and the 2 s wait are timers of the same process, started in
+  // that order, and Node runs due timers in order of their expiry, however late it gets to them.
   it("a rate limit's Retry-After is waited out with a spinner that says so", async () => {
     sandbox.faults.next({ kind: "rate-limit", retryAfterSeconds: 2, path: "/voice/api/v1/admin/users" });
     const { code, output } = await onTerminal(home, ["users", "--flatten"]);
