@@ -1,27 +1,17 @@
 // `pnpm start` (after `turbo run build`): the stateful sandbox of both hosts, the API reference and
 // a stateless Prism mock, all on 127.0.0.1, with their URLs and a copy-paste example; Ctrl-C stops them.
 // `--ephemeral-ports` takes free ports instead of the usual ones (tests run it that way).
-import { createServer } from "node:net";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, serveStatic, startPrism } from "@engage-voice/test-kit/servers";
-import { fillSandbox } from "../apps/docs/scripts/sandbox-page.mjs";
-import { describeSandbox, startSandbox } from "../apps/sandbox/dist/node.js";
+import { fillSandbox } from "@engage-voice/docs/scripts/sandbox-page.mjs";
+import { describeSandbox, startSandbox } from "@engage-voice/sandbox";
+import { freePort, portInUse, serveStatic, startPrism } from "@engage-voice/test-kit/servers";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const docsDist = join(root, "apps", "docs", "dist");
+const docsDist = fileURLToPath(import.meta.resolve("@engage-voice/docs/dist/"));
 const ephemeral = process.argv.includes("--ephemeral-ports");
 
 /** The usual port when it is free, another free one otherwise. */
-function port(preferred) {
-  if (ephemeral) {
-    return freePort();
-  }
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once("error", () => freePort().then(resolve));
-    probe.listen(preferred, "127.0.0.1", () => probe.close(() => resolve(preferred)));
-  });
+async function port(preferred) {
+  return ephemeral || (await portInUse(preferred)) ? freePort() : preferred;
 }
 
 const sandbox = await startSandbox({ mainPort: await port(4020), legacyPort: await port(4021) });

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { freePort } from "@engage-voice/test-kit/servers";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
+const root = fileURLToPath(new URL("../../..", import.meta.url));
 const run = promisify(execFile);
 
 test("the README's CI recipe starts the mock, runs the tests against it and stops it", async () => {

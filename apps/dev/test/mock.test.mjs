@@ -1,4 +1,4 @@
-// `pnpm mock` (scripts/mock.mjs): refuses a busy port in one line, and does not mislead a token
+// `pnpm mock` (src/mock.mjs): refuses a busy port in one line, and does not mislead a token
 // manager: against the mock, it makes one exchange and no refresh. Needs `pnpm build` first.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { createTokenManager } from "@engage-voice/auth";
 import { freePort, startPrism } from "@engage-voice/test-kit/servers";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
+const mock = fileURLToPath(new URL("../src/mock.mjs", import.meta.url));
 const run = promisify(execFile);
 let prism;
 
@@ -25,8 +25,7 @@ test("a busy port is one line on stderr and exit code 1, before Prism starts", a
   const port = await freePort();
   await new Promise((resolve) => holder.listen(port, "127.0.0.1", resolve));
   try {
-    const error = await run(process.execPath, ["scripts/mock.mjs"], {
-      cwd: root,
+    const error = await run(process.execPath, [mock], {
       env: { ...process.env, PORT: String(port) },
       timeout: 20_000,
     }).catch((e) => e);
@@ -44,8 +43,7 @@ test("a busy port is one line on stderr and exit code 1, before Prism starts", a
 });
 
 test("a PORT that is not a port is a usage error", async () => {
-  const error = await run(process.execPath, ["scripts/mock.mjs"], {
-    cwd: root,
+  const error = await run(process.execPath, [mock], {
     env: { ...process.env, PORT: "http" },
     timeout: 20_000,
   }).catch((e) => e);

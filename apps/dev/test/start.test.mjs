@@ -1,4 +1,4 @@
-// `pnpm start`'s server (scripts/start.mjs, on free ports) comes up, serves what it prints, and its
+// `pnpm start`'s server (src/start.mjs, on free ports) comes up, serves what it prints, and its
 // printed curl and TypeScript examples work exactly as printed. Needs `pnpm build` first.
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
@@ -7,13 +7,15 @@ import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
+// The printed example says to run it from the repository root, whose devDependencies hold auth.
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+const startScript = fileURLToPath(new URL("../src/start.mjs", import.meta.url));
 const run = promisify(execFile);
 let child;
 let output = "";
 
 before(async () => {
-  child = spawn(process.execPath, ["scripts/start.mjs", "--ephemeral-ports"], { cwd: root });
+  child = spawn(process.execPath, [startScript, "--ephemeral-ports"]);
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
   const deadline = Date.now() + 60_000;
