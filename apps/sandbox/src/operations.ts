@@ -5,7 +5,7 @@
 import { type OperationId, type operations, operationTable } from "@engage-voice/client";
 import type { Context, Hono } from "hono";
 import { methodNotAllowed, otherHost } from "./host.js";
-import type { HostName } from "./paths.js";
+import { type HostName, pathsOf, routeOf } from "./paths.js";
 import type { SandboxState } from "./state.js";
 
 type Operation = (typeof operationTable)[number];
@@ -23,14 +23,6 @@ export type Answer<
   M extends string = "application/json",
   S extends keyof Responses<Id> = 200,
 > = Responses<Id>[S] extends { content: { [K in M]: infer B } } ? B : never;
-
-/** `/voice/api/v1/admin/token/{apiToken}` as Hono writes it: `/voice/api/v1/admin/token/:apiToken`. */
-export const routeOf = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
-
-/** The document's paths of `host`, as routes. */
-export const pathsOf = (host: HostName): string[] => [
-  ...new Set(operationTable.filter((op) => op.host === host).map((op) => routeOf(op.path))),
-];
 
 export function serveOperations<H extends HostName>(
   app: Hono,

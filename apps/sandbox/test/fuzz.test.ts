@@ -3,6 +3,7 @@
 // non-UTF-8 bodies). Whatever comes in, the sandbox answers without a 5xx, every error is the
 // ApiError JSON or the specified text 401, and every answer to a documented status conforms.
 
+import { operationTable } from "@engage-voice/client";
 import { document, operationOf, responseProblems, schemaProblems } from "@engage-voice/test-kit";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -147,12 +148,9 @@ const body = fc.oneof(
   { weight: 1, arbitrary: fc.constant(() => undefined) },
 );
 
-const LEGACY_TEMPLATES = new Set([
-  "/api/auth/login/admin",
-  "/voice/api/v1/admin/token",
-  "/voice/api/v1/admin/token/{apiToken}",
-]);
-const hostOf = (path: string): "main" | "legacy" => (LEGACY_TEMPLATES.has(path) ? "legacy" : "main");
+/** The host that serves a drawn path, from the generated table; a path of no operation goes to the main host. */
+const hostOf = (path: string): "main" | "legacy" =>
+  operationTable.find((op) => op.path === path)?.host ?? "main";
 
 /** Anything goes: each part drawn from valid and broken values independently. */
 const broken = fc
