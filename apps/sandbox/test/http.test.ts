@@ -2,36 +2,36 @@
 // header, option checks, and the apps running without Node's HTTP server.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { operationTable } from "@engage-voice/client";
 import { schemaProblems } from "@engage-voice/test-kit";
 import { describe, expect, it } from "vitest";
 import { createSandboxApps, SandboxOptionsError } from "../src/app.js";
 import { describeSandbox, startSandbox, typeScriptExample } from "../src/node.js";
-import { call, exchange, expectApiError, form, manualClock, openServer } from "./helpers.js";
+import { call, exchange, expectApiError, form, manualClock, open, openServer } from "./helpers.js";
 
+/** Each operation with its path parameters filled with a value that looks like an API token. */
+const requests = operationTable.map((op) => ({
+  ...op,
+  method: op.method.toUpperCase(),
+  url: op.path.replace(/\{\w+\}/g, "sbx01:abc"),
+}));
+const TITLES = { main: "the contact-center host", legacy: "the deprecated login host" } as const;
+
+// In process (the apps' fetch, no socket): what is checked here is the routing, not HTTP itself.
 describe("hosts", () => {
-  it.each([
-    ["POST", "/api/auth/login/admin"],
-    ["GET", "/voice/api/v1/admin/token"],
-    ["DELETE", "/voice/api/v1/admin/token/sbx01:abc"],
-  ])("the contact-center host answers 404 for %s %s of the deprecated host", async (method, path) => {
-    const { mainUrl } = await openServer();
-    const answer = await call(mainUrl, path, { method });
-    expectApiError(answer, 404, /served by the deprecated login host/);
-    expect(answer.body).not.toContain("sbx01:abc");
-  });
-
-  it.each([
-    ["POST", "/api/auth/login/rc/accesstoken"],
-    ["POST", "/api/auth/token/refresh"],
-    ["GET", "/voice/api/v1/admin/accounts"],
-    ["GET", "/voice/api/v1/admin/users"],
-  ])("the deprecated host answers 404 for %s %s of the contact-center host", async (method, path) => {
-    const { legacyUrl } = await openServer();
-    expectApiError(await call(legacyUrl, path, { method }), 404, /served by the contact-center host/);
-  });
+  it.each(requests)(
+    "the other host answers 404 for $method $path, naming the host that serves it",
+    async ({ method, url, host }) => {
+      const sandbox = await open();
+      const other = host === "main" ? sandbox.legacyUrl : sandbox.mainUrl;
+      const answer = await call(other, url, { method });
+      expectApiError(answer, 404, new RegExp(`served by ${TITLES[host]}, not by this one`));
+      expect(answer.body).not.toContain("sbx01:abc");
+    },
+  );
 
   it("answers 404 ApiError for an unknown path on either host", async () => {
-    const { mainUrl, legacyUrl } = await openServer();
+    const { mainUrl, legacyUrl } = await open();
     expectApiError(
       await call(mainUrl, "/voice/api/v2/admin/accounts"),
       404,
@@ -41,7 +41,7 @@ describe("hosts", () => {
   });
 
   it("answers 405 ApiError with Allow for a method a path does not take", async () => {
-    const { mainUrl, legacyUrl } = await openServer();
+    const { mainUrl, legacyUrl } = await open();
     const put = await call(mainUrl, "/api/auth/token/refresh", { method: "PUT" });
     expectApiError(put, 405, /PUT is not allowed here; use POST/);
     expect(put.headers.get("allow")).toBe("POST");
@@ -92,7 +92,7 @@ describe("request bodies", () => {
 
 describe("CORS", () => {
   it("answers a preflight from a loopback page with the headers a client sends", async () => {
-    const { mainUrl } = await openServer();
+    const { mainUrl } = await open();
     const answer = await call(mainUrl, "/voice/api/v1/admin/accounts", {
       method: "OPTIONS",
       headers: {
@@ -110,7 +110,7 @@ describe("CORS", () => {
   });
 
   it("lets a loopback page read Retry-After and Date, and allows no other origin", async () => {
-    const { mainUrl } = await openServer();
+    const { mainUrl } = await open();
     const local = await call(mainUrl, "/voice/api/v1/admin/accounts", {
       headers: { Origin: "http://localhost:3000" },
     });
@@ -121,12 +121,37 @@ describe("CORS", () => {
     });
     expect(remote.headers.get("access-control-allow-origin")).toBeNull();
   });
+
+  it.each(["https://localhost:8443", "https://127.0.0.1:5173", "https://[::1]:3000", "http://[::1]:3000"])(
+    "allows the loopback origin %s: a local dev server may use https: with a self-signed certificate",
+    async (origin) => {
+      const { mainUrl } = await open();
+      const answer = await call(mainUrl, "/voice/api/v1/admin/accounts", {
+        method: "OPTIONS",
+        headers: { Origin: origin, "Access-Control-Request-Method": "GET" },
+      });
+      expect(answer.status).toBe(204);
+      expect(answer.headers.get("access-control-allow-origin")).toBe(origin);
+    },
+  );
+
+  it.each(["https://localhost.example.com", "https://127.0.0.1.example.com", "ftp://localhost", "null"])(
+    "allows no other origin, such as %s",
+    async (origin) => {
+      const { mainUrl } = await open();
+      const answer = await call(mainUrl, "/voice/api/v1/admin/accounts", {
+        method: "OPTIONS",
+        headers: { Origin: origin, "Access-Control-Request-Method": "GET" },
+      });
+      expect(answer.headers.get("access-control-allow-origin")).toBeNull();
+    },
+  );
 });
 
 describe("options", () => {
   it("sets Date from the sandbox clock on every answer, errors included", async () => {
     const clock = manualClock(Date.UTC(2031, 5, 1, 8, 30, 0));
-    const { mainUrl } = await openServer({ now: clock.now });
+    const { mainUrl } = await open({ now: clock.now });
     const answer = await call(mainUrl, "/nope");
     expect(answer.headers.get("date")).toBe("Sun, 01 Jun 2031 08:30:00 GMT");
     expect(answer.json.timestamp).toBe(clock.now());
