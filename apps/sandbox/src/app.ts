@@ -14,7 +14,7 @@ export { CONTROL_PATH, type SandboxControl } from "./control.js";
 export type { Fault, FaultMatch, SandboxFaults } from "./faults.js";
 export { FaultError } from "./faults.js";
 export { decodeClaims, type JwtClaims } from "./jwt.js";
-export { type RateLimit, type SandboxOptions, SandboxOptionsError } from "./options.js";
+export { type RateLimit, type SandboxLogger, type SandboxOptions, SandboxOptionsError } from "./options.js";
 export { FAULTS_PATH, LEGACY_PATHS, MAIN_PATHS } from "./paths.js";
 export { ACCOUNTS, USERS } from "./seed.js";
 

@@ -25,7 +25,10 @@ export async function runSandboxCli(
     io.stdout.write(`${usage}\n`);
     return 0;
   }
-  const sandbox = await startSandbox(options);
+  const sandbox = await startSandbox({
+    ...options,
+    logger: { error: (message) => void io.stderr.write(`${message}\n`) },
+  });
   io.stdout.write(`${describeSandbox(sandbox)}\n\nCtrl-C stops the sandbox.\n`);
   return new Promise<number>((resolve) => {
     const shutdown = () => void sandbox.stop().then(() => resolve(0));

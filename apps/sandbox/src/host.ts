@@ -35,7 +35,11 @@ export function createHost(state: SandboxState, name: HostName): Hono {
   const now = () => state.now();
 
   app.onError((error, c) => {
-    console.error(`sandbox: unexpected ${error.name} on ${c.req.method} ${c.req.path}`, error);
+    // The stack's frames only: its first line repeats the message, which may quote the request.
+    const frames = (error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line));
+    state.options.logger?.error?.(
+      [`sandbox: unexpected ${error.name} on ${c.req.method} ${requestPath(c)}`, ...frames].join("\n"),
+    );
     return apiError(c, 500, ErrorCode.internal, "The sandbox failed unexpectedly", now());
   });
   app.notFound((c) => apiError(c, 404, ErrorCode.notFound, `No such path on ${HOST_TITLES[name]}`, now()));
@@ -98,7 +102,13 @@ export function createHost(state: SandboxState, name: HostName): Hono {
         return apiError(c, 400, ErrorCode.validation, "A fault is sent as application/json", now());
       }
       // Read with a cap whatever the framing: a chunked body has no Content-Length to refuse early.
-      const body = await readLimited(c.req.raw.body, MAX_FAULT_BYTES);
+      let body: Uint8Array | undefined;
+      try {
+        body = await readLimited(c.req.raw.body, MAX_FAULT_BYTES);
+      } catch {
+        // An upload cut short is the client's doing: a 400 as the control route answers, not a 500.
+        return apiError(c, 400, ErrorCode.validation, "The fault could not be read", now());
+      }
       if (!body) {
         return apiError(
           c,

@@ -13,7 +13,7 @@ import {
   type SandboxSeed,
   type SandboxSettings,
 } from "./app.js";
-import { type SandboxOptions, SandboxOptionsError } from "./options.js";
+import { type SandboxLogger, type SandboxOptions, SandboxOptionsError } from "./options.js";
 
 export * from "./app.js";
 
@@ -40,6 +40,9 @@ export interface RunningSandbox {
 }
 
 const HOST = "127.0.0.1";
+
+/** The Node entry's default: a failure of the sandbox itself shows where it was started. */
+const stderrLogger: SandboxLogger = { error: (message) => void process.stderr.write(`${message}\n`) };
 
 function checkPort(port: number | undefined, name: string): number {
   if (port === undefined) {
@@ -146,6 +149,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const legacyPort = checkPort(options.legacyPort, "legacyPort");
   const { main, legacy, seed, faults, control, settings } = createSandboxApps({
     ...options,
+    logger: options.logger ?? stderrLogger,
     dropConnection: (env) => (env as HttpBindings).incoming.socket.destroy(),
   });
   const mainServer = await listen(main, mainPort);

@@ -35,6 +35,19 @@ export interface SandboxOptions {
    * passes one). Without it a dropped response is simulated by a body stream that errors.
    */
   dropConnection?: (env: unknown) => void;
+  /**
+   * Where the sandbox reports a failure of its own: an unexpected error, answered `500`. The message
+   * names the operation by its path template (never a token from the path) and carries the stack,
+   * not the error's message, which may quote a request. Shaped as `@engage-voice/auth`'s `Logger`,
+   * so one logger serves both. Default: `createSandboxApps` writes nowhere (it may run in a worker
+   * or a browser); `startSandbox`, the Node entry, writes to stderr.
+   */
+  logger?: SandboxLogger;
+}
+
+/** Receives the sandbox's reports of its own failures; the other levels are never called. */
+export interface SandboxLogger {
+  error?(message: string): void;
 }
 
 export interface ResolvedOptions {
@@ -48,6 +61,7 @@ export interface ResolvedOptions {
   faultsEnabled: boolean;
   controlEnabled: boolean;
   dropConnection: ((env: unknown) => void) | undefined;
+  logger: SandboxLogger | undefined;
 }
 
 /** Raised for sandbox options that cannot work, before anything starts. */
@@ -99,6 +113,15 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   if (options.now !== undefined && typeof options.now !== "function") {
     throw new SandboxOptionsError("now must be a function returning epoch milliseconds");
   }
+  const { logger } = options;
+  if (
+    logger !== undefined &&
+    (typeof logger !== "object" ||
+      logger === null ||
+      (logger.error !== undefined && typeof logger.error !== "function"))
+  ) {
+    throw new SandboxOptionsError("logger must be an object with an error(message) method");
+  }
   return {
     tokenLifetimeMs: positiveInteger(options.tokenLifetimeMs ?? 300_000, "tokenLifetimeMs", 1000),
     exchangeRateLimit: rateLimit(
@@ -114,5 +137,6 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     faultsEnabled: options.faults?.enabled === true,
     controlEnabled: options.control?.enabled === true,
     dropConnection: options.dropConnection,
+    logger,
   };
 }

@@ -1,7 +1,16 @@
 // Fault injection: off and unreachable by default; when enabled, each kind does what it says once.
 import { describe, expect, it } from "vitest";
 import { createSandboxApps, FaultError } from "../src/app.js";
-import { call, exchange, expectApiError, expectConforms, open, openServer, refresh } from "./helpers.js";
+import {
+  call,
+  exchange,
+  expectApiError,
+  expectConforms,
+  open,
+  openServer,
+  recordingLogger,
+  refresh,
+} from "./helpers.js";
 
 const accounts = "/voice/api/v1/admin/accounts";
 const json = (body: unknown, method = "POST") => ({
@@ -111,6 +120,31 @@ describe("faults switched on", () => {
     expect((await call(mainUrl, "/__sandbox/faults", { method: "DELETE" })).json).toEqual({ pending: 0 });
     expect(faults.pending).toBe(0);
   });
+
+  it.each(["/__sandbox/faults", "/__sandbox/control"])(
+    "answers 400 for an upload to %s cut short, as the client's doing, and logs nothing",
+    async (path) => {
+      const { lines, logger } = recordingLogger();
+      const { main } = createSandboxApps({ faults: { enabled: true }, control: { enabled: true }, logger });
+      const cutShort = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"kind":'));
+          controller.error(new TypeError("terminated"));
+        },
+      });
+      const response = await main.request(path, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: cutShort,
+        duplex: "half",
+      } as RequestInit);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { errorCode: string }).errorCode).toBe(
+        "request.validation.exception",
+      );
+      expect(lines).toEqual([]);
+    },
+  );
 
   it.each([
     [{ kind: "status", status: 404 }, /fault.status must be an integer from 500 to 599/],
