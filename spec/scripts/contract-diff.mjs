@@ -1,7 +1,8 @@
 // The breaking changes between two bundled OpenAPI 3.1 documents, for the release gate. A breaking
 // change is one that can make a working client fail: something it calls or reads removed or
 // narrowed, something it must send added. The rules follow oasdiff's catalogue, on the parts of the
-// document this API uses (operations, parameters, request bodies, responses, JSON schemas).
+// document this API uses (operations, parameters, request bodies, responses and their headers,
+// security, JSON schemas with their composition keywords and constraints).
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
@@ -24,6 +25,55 @@ function resolver(document) {
   return follow;
 }
 
+// Bounds: a larger lower bound or a smaller upper bound admits fewer values.
+const LOWER_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
+const UPPER_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
+
+/**
+ * A schema with its `allOf` parts merged in (properties, required, types, other keywords), so that a
+ * property of a part is compared like one of its own: removing `refreshToken` from the second part of
+ * `RefreshedTokenResponse` is a property removed.
+ */
+function view(schema, follow, seen = new Set()) {
+  const resolved = follow(schema) ?? {};
+  if (!Array.isArray(resolved.allOf)) {
+    return resolved;
+  }
+  const { allOf, ...merged } = resolved;
+  for (const part of allOf) {
+    if (part?.$ref && seen.has(part.$ref)) {
+      continue;
+    }
+    const next = view(part, follow, part?.$ref ? new Set(seen).add(part.$ref) : seen);
+    // A property that several parts define must meet each definition.
+    const properties = { ...merged.properties };
+    for (const [name, property] of Object.entries(next.properties ?? {})) {
+      properties[name] = name in properties ? { allOf: [properties[name], property] } : property;
+    }
+    merged.properties = properties;
+    merged.required = [...new Set([...(merged.required ?? []), ...(next.required ?? [])])];
+    if (next.type !== undefined) {
+      const types = Array.isArray(next.type) ? next.type : [next.type];
+      if (merged.type === undefined) {
+        merged.type = types;
+      } else {
+        const own = new Set(Array.isArray(merged.type) ? merged.type : [merged.type]);
+        merged.type = types.filter((type) => own.has(type));
+      }
+    }
+    for (const [key, value] of Object.entries(next)) {
+      if (!(key in merged)) {
+        merged[key] = value;
+      } else if (LOWER_BOUNDS.includes(key) && typeof value === "number") {
+        merged[key] = Math.max(merged[key], value);
+      } else if (UPPER_BOUNDS.includes(key) && typeof value === "number") {
+        merged[key] = Math.min(merged[key], value);
+      }
+    }
+  }
+  return merged;
+}
+
 /** The JSON types a schema admits; `undefined` when it does not say (any type). */
 function typesOf(schema, follow) {
   if (schema.type !== undefined) {
@@ -31,13 +81,17 @@ function typesOf(schema, follow) {
     if (types.has("number")) {
       types.add("integer");
     }
+    // OpenAPI 3.0's spelling of a union with null.
+    if (schema.nullable === true) {
+      types.add("null");
+    }
     return types;
   }
   for (const key of ["anyOf", "oneOf"]) {
     if (Array.isArray(schema[key])) {
       const all = new Set();
       for (const part of schema[key]) {
-        const types = typesOf(follow(part) ?? {}, follow);
+        const types = typesOf(view(part, follow), follow);
         if (!types) {
           return undefined;
         }
@@ -53,6 +107,68 @@ function typesOf(schema, follow) {
 
 const subset = (a, b) => [...a].every((item) => b.has(item));
 const show = (types) => (types ? [...types].sort().join("|") : "any");
+
+// Any other value of these admits other values, so a change narrows and widens at once.
+const OPAQUE = ["pattern", "multipleOf", "format"];
+
+/**
+ * How the value constraints changed from `before` to `after`: each entry says whether it narrows
+ * (admits fewer values) and whether it widens (admits more).
+ */
+function constraintChanges(before, after) {
+  const found = [];
+  const text = (value) => JSON.stringify(value);
+  const describe = (key, was, now) =>
+    was === undefined
+      ? `${key} ${text(now)} added`
+      : now === undefined
+        ? `${key} ${text(was)} removed`
+        : `${key} changed from ${text(was)} to ${text(now)}`;
+  const numeric = (value) => (typeof value === "number" ? value : undefined);
+  for (const [keys, tighter] of [
+    [LOWER_BOUNDS, (was, now) => now > was],
+    [UPPER_BOUNDS, (was, now) => now < was],
+  ]) {
+    for (const key of keys) {
+      const [was, now] = [numeric(before[key]), numeric(after[key])];
+      if (was === now) {
+        continue;
+      }
+      const narrows = now !== undefined && (was === undefined || tighter(was, now));
+      found.push({ text: describe(key, was, now), narrows, widens: !narrows });
+    }
+  }
+  for (const key of OPAQUE) {
+    const [was, now] = [before[key], after[key]];
+    if (text(was) !== text(now)) {
+      found.push({ text: describe(key, was, now), narrows: now !== undefined, widens: was !== undefined });
+    }
+  }
+  if ((before.uniqueItems === true) !== (after.uniqueItems === true)) {
+    const narrows = after.uniqueItems === true;
+    found.push({ text: `uniqueItems ${narrows ? "added" : "removed"}`, narrows, widens: !narrows });
+  }
+  if ((before.additionalProperties === false) !== (after.additionalProperties === false)) {
+    const narrows = after.additionalProperties === false;
+    found.push({
+      text: `additionalProperties ${narrows ? "forbidden" : "allowed"}`,
+      narrows,
+      widens: !narrows,
+    });
+  }
+  return found;
+}
+
+/** The branches of a `oneOf` or `anyOf`, or `undefined` when the schema is not a union of schemas. */
+const branchesOf = (schema) => schema.oneOf ?? schema.anyOf;
+
+/** A branch's name for matching and for messages: its `$ref`'s last part, or the types it admits. */
+function branchName(branch, follow) {
+  if (typeof branch?.$ref === "string") {
+    return branch.$ref.split("/").pop();
+  }
+  return show(typesOf(view(branch, follow), follow));
+}
 
 /**
  * Compares two schemas at `where`. `direction` is "request" (the client sends it: the server may
@@ -77,8 +193,8 @@ function compareSchemas(
     }
     seen = new Set(seen).add(pair);
   }
-  const before = oldDoc.follow(oldSchema) ?? {};
-  const after = newDoc.follow(newSchema) ?? {};
+  const before = view(oldSchema, oldDoc.follow);
+  const after = view(newSchema, newDoc.follow);
   if (depth > 12) {
     return;
   }
@@ -104,6 +220,12 @@ function compareSchemas(
   }
   if ("const" in before && JSON.stringify(before.const) !== JSON.stringify(after.const)) {
     changes.push(`${where}: const changed`);
+  }
+  // A client sends values the old constraints allowed, and reads values within them.
+  for (const change of constraintChanges(before, after)) {
+    if (direction === "request" ? change.narrows : change.widens) {
+      changes.push(`${where}: ${change.text} (values ${direction === "request" ? "narrowed" : "widened"})`);
+    }
   }
   if (direction === "request") {
     const required = new Set(before.required ?? []);
@@ -147,6 +269,73 @@ function compareSchemas(
       seen,
     );
   }
+  compareBranches(
+    oldDoc,
+    newDoc,
+    before,
+    after,
+    oldSchema,
+    newSchema,
+    where,
+    direction,
+    changes,
+    depth,
+    seen,
+  );
+}
+
+/**
+ * The branches of a `oneOf`/`anyOf`, matched by `$ref` name or by the types they admit, compared
+ * pair by pair. A request may lose no branch (a client sends it); a response may gain none (a client
+ * does not expect it). A plain schema on one side counts as a union of one branch.
+ */
+function compareBranches(
+  oldDoc,
+  newDoc,
+  before,
+  after,
+  oldSchema,
+  newSchema,
+  where,
+  direction,
+  changes,
+  depth,
+  seen,
+) {
+  const oldBranches = branchesOf(before);
+  const newBranches = branchesOf(after);
+  if (!oldBranches && !newBranches) {
+    return;
+  }
+  const olds = oldBranches ?? [oldSchema];
+  const news = newBranches ?? [newSchema];
+  const oldNames = olds.map((branch) => branchName(branch, oldDoc.follow));
+  const newNames = news.map((branch) => branchName(branch, newDoc.follow));
+  const unmatchedNew = new Set(news.keys());
+  const pairs = [];
+  for (const [i, name] of oldNames.entries()) {
+    let j = newNames.findIndex((other, k) => other === name && unmatchedNew.has(k));
+    if (j < 0 && olds.length === news.length && unmatchedNew.has(i)) {
+      j = i;
+    }
+    if (j < 0) {
+      if (direction === "request") {
+        changes.push(`${where}: ${name} no longer accepted (a oneOf/anyOf branch removed)`);
+      }
+      continue;
+    }
+    unmatchedNew.delete(j);
+    pairs.push([olds[i], news[j], name]);
+  }
+  if (direction === "response") {
+    for (const j of unmatchedNew) {
+      changes.push(`${where}: ${newNames[j]} may now come back (a oneOf/anyOf branch added)`);
+    }
+  }
+  for (const [oldBranch, newBranch, name] of pairs) {
+    const label = oldBranches && newBranches ? `${where}<${name}>` : where;
+    compareSchemas(oldDoc, newDoc, oldBranch, newBranch, label, direction, changes, depth + 1, seen);
+  }
 }
 
 function operations(document) {
@@ -170,6 +359,86 @@ function parametersOf(doc, { item, operation }) {
   return all;
 }
 
+/** A response's headers by lower-case name (header names are case-insensitive), resolved. */
+function headersOf(doc, response) {
+  const all = new Map();
+  for (const [name, header] of Object.entries(response.headers ?? {})) {
+    all.set(name.toLowerCase(), { name, header: doc.follow(header) ?? {} });
+  }
+  return all;
+}
+
+function compareHeaders(oldDoc, newDoc, response, next, where, changes) {
+  const newHeaders = headersOf(newDoc, next);
+  for (const [id, { name, header }] of headersOf(oldDoc, response)) {
+    const now = newHeaders.get(id);
+    if (!now) {
+      changes.push(`${where} header ${name} removed`);
+      continue;
+    }
+    if (header.required && !now.header.required) {
+      changes.push(`${where} header ${name} no longer always present`);
+    }
+    compareSchemas(
+      oldDoc,
+      newDoc,
+      header.schema,
+      now.header.schema,
+      `${where} header ${name}`,
+      "response",
+      changes,
+    );
+  }
+}
+
+/**
+ * An operation's security: alternatives (any one suffices), each a map of scheme name to scopes
+ * (all needed). No requirement, or an empty one, means no credential.
+ */
+function securityOf(document, operation) {
+  const requirements = operation.security ?? document.security ?? [];
+  return (requirements.length === 0 ? [{}] : requirements).map(
+    (requirement) => new Map(Object.entries(requirement).map(([name, scopes]) => [name, new Set(scopes)])),
+  );
+}
+
+const showRequirement = (requirement) =>
+  requirement.size === 0
+    ? "no credential"
+    : [...requirement]
+        .map(([name, scopes]) => (scopes.size ? `${name}(${[...scopes].sort().join(",")})` : name))
+        .sort()
+        .join("+");
+
+/** Whether a client that meets `held` also meets `needed`: every scheme and scope needed is held. */
+const meets = (held, needed) =>
+  [...needed].every(([name, scopes]) => held.has(name) && subset(scopes, held.get(name)));
+
+// The fields of a security scheme that decide what a client sends, and where.
+const SCHEME_FIELDS = ["type", "scheme", "in", "name", "openIdConnectUrl"];
+
+function compareSecurity(oldDocument, newDocument, old, now, key, changes) {
+  const before = securityOf(oldDocument, old.operation);
+  const after = securityOf(newDocument, now.operation);
+  // A client meets one old alternative; it must still meet some new one.
+  for (const requirement of before) {
+    if (!after.some((alternative) => meets(requirement, alternative))) {
+      changes.push(
+        `${key}: security ${showRequirement(requirement)} no longer accepted (now ${after.map(showRequirement).join(" or ")})`,
+      );
+    }
+  }
+  const used = new Set(before.flatMap((requirement) => [...requirement.keys()]));
+  for (const name of used) {
+    const was = oldDocument.components?.securitySchemes?.[name];
+    const is = newDocument.components?.securitySchemes?.[name];
+    const differs = SCHEME_FIELDS.filter((field) => was && is && was[field] !== is[field]);
+    if (was && is && differs.length > 0) {
+      changes.push(`${key}: security scheme ${name} changed (${differs.join(", ")})`);
+    }
+  }
+}
+
 /** Every breaking change from `oldDocument` to `newDocument`, as one line each; empty when none. */
 export function breakingChanges(oldDocument, newDocument) {
   const oldDoc = { follow: resolver(oldDocument) };
@@ -183,6 +452,7 @@ export function breakingChanges(oldDocument, newDocument) {
       changes.push(`${key}: operation removed`);
       continue;
     }
+    compareSecurity(oldDocument, newDocument, old, now, key, changes);
     const oldParameters = parametersOf(oldDoc, old);
     const newParameters = parametersOf(newDoc, now);
     for (const [id, parameter] of oldParameters) {
@@ -228,8 +498,11 @@ export function breakingChanges(oldDocument, newDocument) {
         changes.push(`${key}: response ${status} removed`);
         continue;
       }
-      const oldContent = oldDoc.follow(response).content ?? {};
-      const newContent = newDoc.follow(next).content ?? {};
+      const oldResponse = oldDoc.follow(response) ?? {};
+      const newResponse = newDoc.follow(next) ?? {};
+      compareHeaders(oldDoc, newDoc, oldResponse, newResponse, `${key}: response ${status}`, changes);
+      const oldContent = oldResponse.content ?? {};
+      const newContent = newResponse.content ?? {};
       for (const [type, media] of Object.entries(oldContent)) {
         const nextMedia = newContent[type];
         if (!nextMedia) {
@@ -248,5 +521,6 @@ export function breakingChanges(oldDocument, newDocument) {
       }
     }
   }
-  return changes;
+  // A change reached through several paths (a shared schema, a union and its branch) is one line.
+  return [...new Set(changes)];
 }

@@ -31,3 +31,17 @@ test("the tarball holds the bundled document and nothing a user does not need", 
     "package.json",
   ]);
 });
+
+test("a packed or versioned document carries the package's version", async () => {
+  const { scripts } = JSON.parse(await read("package.json"));
+  // npm and pnpm run prepack before they pack or publish: the tarball's dist/ is bundled and stamped.
+  assert.match(scripts.prepack, /\bbundle\b/);
+  const root = JSON.parse(await read("../package.json"));
+  const steps = root.scripts["version-packages"].split("&&").map((step) => step.trim());
+  // The bundle reads the version changeset just wrote, and the baseline is the document released.
+  assert.deepEqual(steps, [
+    "changeset version",
+    "pnpm --filter @engage-voice/spec bundle",
+    "pnpm --filter @engage-voice/spec release:record",
+  ]);
+});
