@@ -11,28 +11,39 @@ export class RedisTimeoutError extends Error {
  * it, until Redis comes back. The timer keeps no process alive and is cleared with the answer.
  */
 export function bounded(client: RedisLike, commandTimeoutMs: number) {
+  // Whether the last command to end failed (no answer in time, or the connection dropped under it):
+  // Redis is taken to be down until another command succeeds.
+  let failing = false;
   const within = <T>(command: () => Promise<T>, ms = commandTimeoutMs): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new RedisTimeoutError(`no answer from Redis within ${Math.max(0, Math.round(ms))} ms`)),
+        () => {
+          failing = true;
+          reject(new RedisTimeoutError(`no answer from Redis within ${Math.max(0, Math.round(ms))} ms`));
+        },
         Math.max(1, ms),
       ) as { unref?: () => void };
       timer.unref?.();
-      const done = () => clearTimeout(timer as Parameters<typeof clearTimeout>[0]);
+      const done = (failed: boolean) => {
+        failing = failed;
+        clearTimeout(timer as Parameters<typeof clearTimeout>[0]);
+      };
       Promise.resolve()
         .then(command)
         .then(
           (value) => {
-            done();
+            done(false);
             resolve(value);
           },
           (error: unknown) => {
-            done();
+            done(true);
             reject(error);
           },
         );
     });
   return {
+    /** True once a command has failed or had no answer in time, until another one succeeds. */
+    failing: () => failing,
     get: (key: string) => within(() => client.get(key)),
     set: (key: string, value: string, options?: Parameters<RedisLike["set"]>[2], ms?: number) =>
       within(() => client.set(key, value, options), ms),

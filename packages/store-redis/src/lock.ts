@@ -60,7 +60,15 @@ export function withRedisLock<T>(
       (await client.eval(EXTEND, { keys: [lockKey], arguments: [owner, String(lockTtlMs)] })) === 1,
     // A failed release only delays the next holder until the TTL ends: the task's outcome stands.
     release: async () => {
-      await client.eval(RELEASE, { keys: [lockKey], arguments: [owner] });
+      const released = client.eval(RELEASE, { keys: [lockKey], arguments: [owner] });
+      if (client.failing()) {
+        // Redis died or stalled mid-renewal: this answer would take another commandTimeoutMs and hold
+        // the caller's new token for nothing. The release still goes out (a client's offline queue
+        // sends it on reconnect), and on one connection it runs before this process's next command.
+        released.catch(() => {});
+        return;
+      }
+      await released;
     },
   };
   return withLease(

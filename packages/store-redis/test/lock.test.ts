@@ -91,10 +91,12 @@ describe("redisStore lock", () => {
   });
 
   it("keeps the lock alive past its TTL while the task runs", async () => {
-    const { a, b, redis, lockKey } = await twoStores({ lockTtlMs: 600, lockTimeoutMs: 0 });
+    // A TTL of seconds: the lock is lost only if no extension lands for that long, which a busy
+    // machine's stalls do not come near (a TTL of a few hundred ms they could).
+    const { a, b, redis, lockKey } = await twoStores({ lockTtlMs: 4_000, lockTimeoutMs: 0 });
     const ours = await a.lock?.(async () => {
       const value = await redis.get(lockKey);
-      await pause(1500); // well past the TTL: only the heartbeat keeps the lock
+      await pause(6_000); // well past the TTL: only the heartbeat keeps the lock
       // A second store gives up at once (timeout 0) as long as the lock is still held.
       const other = await b.lock?.(async () => "other ran").catch((e: unknown) => e);
       expect(other).toMatchObject({ code: "store_failed" });

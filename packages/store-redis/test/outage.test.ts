@@ -95,6 +95,12 @@ describe("a Redis outage", () => {
     });
     const { auth, server } = managerOn(store);
     await redis.kill();
+    // Until the client notices the dead socket, a command fails at once; after, it waits in the
+    // offline queue, which only the command deadlines end.
+    while (redis.client.isReady) {
+      await pause(20);
+    }
+    await pause(300);
     const result = await settlesBefore(auth.getAccessToken(), redis.restart, 8_000);
     expect(result.before).toBe(true);
     expect(result.error).toMatchObject({ code: "store_failed" });
@@ -199,6 +205,46 @@ describe("a Redis outage", () => {
       true,
     );
     expect(server.calls.exchange).toBe(1);
+  });
+
+  it("Redis killed mid-renewal, default options: the token is handed out without waiting on the lock's release", async () => {
+    const redis = await ownRedis();
+    const commandTimeoutMs = 5_000; // the default, not passed below
+    const store = redisStore({ client: redis.client, key: freshKey() });
+    const clock = fakeClock();
+    const server = fakeServer({ clock });
+    const { lines, logger } = recordingLogger();
+    let saveFailedAt = Number.NaN;
+    const auth = createTokenManager({
+      baseUrl: BASE,
+      rcAccessToken: server.parentToken,
+      fetch: async (request) => {
+        await redis.kill();
+        return server.fetch(request);
+      },
+      clock,
+      logger: {
+        ...logger,
+        error: (...args: Parameters<NonNullable<typeof logger.error>>) => {
+          saveFailedAt = performance.now();
+          logger.error?.(...args);
+        },
+      },
+      store,
+    });
+    const startedAt = performance.now();
+    const result = await settlesBefore(auth.getAccessToken(), redis.restart, 3 * commandTimeoutMs);
+    const tokenAt = performance.now();
+    expect(result.before).toBe(true);
+    expect(result.value).toEqual(expect.stringMatching(/^ey/));
+    expect(lines.some((line) => line.startsWith("error The token store could not save the new tokens"))).toBe(
+      true,
+    );
+    // The save waits out its own deadline (one commandTimeoutMs); the lock's release, sent to the same
+    // dead server, must not add a second one. Timers never fire early, so a release that was waited for
+    // puts at least commandTimeoutMs between the two.
+    expect(tokenAt - saveFailedAt).toBeLessThan(commandTimeoutMs / 2);
+    expect(tokenAt - startedAt).toBeLessThan(2 * commandTimeoutMs);
   });
 });
 
