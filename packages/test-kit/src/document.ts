@@ -33,16 +33,25 @@ function at(pointer: string): unknown {
     .reduce<unknown>((node, key) => (node as Json | undefined)?.[key], document);
 }
 
+// The client's `pathTemplateOf` is the one matcher of paths, but this package cannot import it: the
+// client's tests depend on this package, and a dependency back would be a cycle turbo refuses. The
+// same rule is compiled here once, from the document the client's table is generated from, and the
+// sandbox's tests hold the two to the same answers (apps/sandbox/test/operations.test.ts).
+const templates = Object.keys(document.paths).map((template) => ({
+  template,
+  pattern: new RegExp(`^${template.replace(/\{[^}/]+\}/g, "[^/]+")}$`),
+}));
+
+/** The document's path template of a concrete request path, as the client's `pathTemplateOf` answers. */
+function templateOf(path: string): string | undefined {
+  return templates.find(({ pattern }) => pattern.test(path))?.template;
+}
+
 /** The operation of a concrete request path, with its template (`/voice/api/v1/admin/token/{apiToken}`). */
 export function operationOf(method: string, path: string): { template: string; operation: Json } | undefined {
-  for (const [template, item] of Object.entries(document.paths)) {
-    const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`);
-    const operation = item[method.toLowerCase()];
-    if (pattern.test(path) && operation) {
-      return { template, operation };
-    }
-  }
-  return undefined;
+  const template = templateOf(path);
+  const operation = template === undefined ? undefined : document.paths[template]?.[method.toLowerCase()];
+  return template === undefined || operation === undefined ? undefined : { template, operation };
 }
 
 /** Throws with Ajv's reasons unless `value` is valid against `#/components/schemas/<name>`. */
