@@ -3,10 +3,10 @@ import { LoginRejectedError } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";
 import {
   integer,
-  invalid,
   optionalFunction,
   optionsOf,
   requireBase,
+  requireClock,
   requireLogger,
   requireText,
 } from "./options.js";
@@ -42,10 +42,7 @@ const WARNED = Symbol.for("@engage-voice/auth.legacy-login-warned");
 export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet> {
   const given = optionsOf(options, "legacyLogin()", true);
   const logger = requireLogger(given.logger, consoleLogger);
-  const clock = given.clock ?? Date;
-  if (typeof clock?.now !== "function") {
-    throw invalid("clock must be an object with now() (Date fits)");
-  }
+  const clock = requireClock(given.clock);
   const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, 600_000);
   const onTokens = optionalFunction("onTokens", given.onTokens);
   const fetch = optionalFunction("fetch", given.fetch) ?? globalFetch;

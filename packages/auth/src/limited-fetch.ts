@@ -8,7 +8,7 @@ export const MAX_ANSWER_BYTES = 256 * 1024;
 export class ResponseTooLargeError extends EngageVoiceAuthError {
   declare readonly code: "response_too_large";
   override readonly name = "ResponseTooLargeError";
-  readonly maxBytes: number;
+  declare readonly maxBytes: number;
   constructor(what: string, maxBytes: number, status: number | undefined) {
     super("response_too_large", `${what} answered more than ${maxBytes} bytes: not read further`, { status });
     this.maxBytes = maxBytes;
@@ -16,7 +16,7 @@ export class ResponseTooLargeError extends EngageVoiceAuthError {
 }
 
 /** A timer that keeps no process alive. */
-function unrefTimer(run: () => void, ms: number) {
+export function unrefTimer(run: () => void, ms: number) {
   const timer = setTimeout(run, ms) as { unref?: () => void };
   timer.unref?.();
   return timer as Parameters<typeof clearTimeout>[0];

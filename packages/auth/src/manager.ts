@@ -9,13 +9,16 @@ import { EngageVoiceAuthError } from "./errors.js";
 import { exchangeLimiter } from "./exchange-limiter.js";
 import {
   integer,
-  invalid,
   optionalFunction,
   optionsOf,
+  rateLimitRetryOf,
   requireBase,
+  requireClock,
   requireLogger,
+  requireParentToken,
+  requireRefreshWindow,
+  requireSleep,
   requireStore,
-  requireToken,
 } from "./options.js";
 import { renewalPolicy } from "./renewal-policy.js";
 import { consoleLogger, globalFetch } from "./requests.js";
@@ -101,32 +104,6 @@ export interface TokenManager {
   logout(): Promise<void>;
 }
 
-function timerSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms) as { unref?: () => void };
-    timer.unref?.();
-  });
-}
-
-function requireParentToken(value: unknown): string {
-  if (typeof value !== "string" && typeof value !== "function") {
-    throw invalid("rcAccessToken must be a non-empty string or a function that returns one");
-  }
-  return requireToken(value, "rcAccessToken");
-}
-
-/** `rateLimitRetry` as numbers: `false` is no retry at all. */
-function rateLimitRetryOf(value: RateLimitRetry | false | undefined) {
-  if (value === false) {
-    return { retries: 0, maxWaitMs: 0 };
-  }
-  const policy = optionsOf(value, "rateLimitRetry");
-  return {
-    retries: integer("rateLimitRetry.retries", policy.retries, 2, 0, 10),
-    maxWaitMs: integer("rateLimitRetry.maxWaitMs", policy.maxWaitMs, 10_000, 0, 600_000),
-  };
-}
-
 /**
  * Creates a token manager for the exchange flow. It renews on demand only (no timers): a token in
  * its refresh window is still handed out while one renewal, shared by every caller, runs. This is
@@ -140,18 +117,9 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     requireParentToken(rcAccessToken);
   }
   const logger = requireLogger(given.logger, consoleLogger);
-  const clock = given.clock ?? Date;
-  if (typeof clock?.now !== "function") {
-    throw invalid("clock must be an object with now() (Date fits)");
-  }
-  const sleep = optionalFunction("sleep", given.sleep) ?? timerSleep;
-  const refreshWindow = optionalFunction("refreshWindow", given.refreshWindow);
-  for (const lifetime of [2_000, 300_000]) {
-    const window = refreshWindow?.(lifetime) ?? 0;
-    if (typeof window !== "number" || !Number.isFinite(window) || window < 0) {
-      throw invalid("refreshWindow must return a finite number of ms of at least 0 for every lifetime");
-    }
-  }
+  const clock = requireClock(given.clock);
+  const sleep = requireSleep(given.sleep);
+  const refreshWindow = requireRefreshWindow(given.refreshWindow);
   const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, 600_000);
   const base = requireBase(given.baseUrl, defaultBaseUrls.main, given.allowInsecureHttp);
   const fetch = optionalFunction("fetch", given.fetch) ?? globalFetch;

@@ -1,7 +1,10 @@
 import { EngageVoiceAuthError } from "./errors.js";
+import { unrefTimer } from "./limited-fetch.js";
+import type { RateLimitRetry } from "./manager.js";
 import type { TokenStore } from "./store.js";
 import { isHeaderSafe } from "./tokens.js";
 import { checkTransport } from "./transport-policy.js";
+import type { Clock } from "./types.js";
 
 /**
  * One validator for the options of every public function: each check names the option and what it
@@ -66,6 +69,58 @@ export function requireToken(value: unknown, name: string): string {
     throw invalid(`${name} must be a token of visible ASCII characters, without spaces or line breaks`);
   }
   return value as string;
+}
+
+/** The parent-platform token as given, or as its function returned it. */
+export function requireParentToken(value: unknown): string {
+  if (typeof value !== "string" && typeof value !== "function") {
+    throw invalid("rcAccessToken must be a non-empty string or a function that returns one");
+  }
+  return requireToken(value, "rcAccessToken");
+}
+
+/** `clock`, or `Date` when absent. */
+export function requireClock(value: unknown): Clock {
+  const clock = (value ?? Date) as Partial<Clock>;
+  if (typeof clock.now !== "function") {
+    throw invalid("clock must be an object with now() (Date fits)");
+  }
+  return clock as Clock;
+}
+
+/** `sleep`, or by default a timer that keeps no process alive. */
+export function requireSleep(value: ((ms: number) => Promise<void>) | undefined) {
+  return (
+    optionalFunction("sleep", value) ??
+    ((ms: number) => new Promise<void>((resolve) => unrefTimer(resolve, ms)))
+  );
+}
+
+/**
+ * `refreshWindow`, tried on a short and a long lifetime: a function that returns no usable number
+ * fails now rather than at the first renewal.
+ */
+export function requireRefreshWindow(value: unknown): ((lifetimeMs: number) => number) | undefined {
+  const refreshWindow = optionalFunction("refreshWindow", value as (lifetimeMs: number) => unknown);
+  for (const lifetime of [2_000, 300_000]) {
+    const window = refreshWindow?.(lifetime) ?? 0;
+    if (typeof window !== "number" || !Number.isFinite(window) || window < 0) {
+      throw invalid("refreshWindow must return a finite number of ms of at least 0 for every lifetime");
+    }
+  }
+  return refreshWindow as ((lifetimeMs: number) => number) | undefined;
+}
+
+/** `rateLimitRetry` as numbers: `false` is no retry at all. */
+export function rateLimitRetryOf(value: RateLimitRetry | false | undefined) {
+  if (value === false) {
+    return { retries: 0, maxWaitMs: 0 };
+  }
+  const policy = optionsOf(value, "rateLimitRetry");
+  return {
+    retries: integer("rateLimitRetry.retries", policy.retries, 2, 0, 10),
+    maxWaitMs: integer("rateLimitRetry.maxWaitMs", policy.maxWaitMs, 10_000, 0, 600_000),
+  };
 }
 
 export function requireStore(value: unknown): TokenStore | undefined {

@@ -2,7 +2,15 @@ import { createLegacyClient, defaultBaseUrls, type Middleware } from "@engage-vo
 import { authorize } from "./credential-headers.js";
 import { CredentialRejectedError, EngageVoiceAuthError } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";
-import { integer, invalid, optionalFunction, optionsOf, requireBase, requireToken } from "./options.js";
+import {
+  integer,
+  invalid,
+  optionalFunction,
+  optionsOf,
+  requireBase,
+  requireClock,
+  requireToken,
+} from "./options.js";
 import { failure, globalFetch, requestInit, send } from "./requests.js";
 import { checkTransport, originOf } from "./transport-policy.js";
 import type { Clock, FetchLike } from "./types.js";
@@ -69,10 +77,7 @@ export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApi
   }
   const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, 600_000);
   const fetch = optionalFunction("fetch", given.fetch) ?? globalFetch;
-  const clock = given.clock ?? Date;
-  if (typeof clock?.now !== "function") {
-    throw invalid("clock must be an object with now() (Date fits)");
-  }
+  const clock = requireClock(given.clock);
   const base = requireBase(given.baseUrl, defaultBaseUrls.legacy, given.allowInsecureHttp);
   const byApiToken = "apiToken" in auth;
   const secret = byApiToken

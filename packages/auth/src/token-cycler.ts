@@ -8,7 +8,7 @@ import {
   safeCause,
 } from "./errors.js";
 import type { exchangeLimiter } from "./exchange-limiter.js";
-import type { RenewalPolicy } from "./renewal-policy.js";
+import { type RenewalPolicy, renewalDefaults } from "./renewal-policy.js";
 import type { TokenStore } from "./store.js";
 import type { tokenCalls } from "./token-calls.js";
 import { fromStored, type TokenSet, withoutRefreshToken } from "./tokens.js";
@@ -43,8 +43,6 @@ export interface CyclerDeps {
 export function describe(error: unknown): string {
   return error instanceof EngageVoiceAuthError ? error.message : String(safeCause(error));
 }
-
-const SHORT_LIVED_MS = 1_000;
 
 /**
  * Holds the token set and renews it: one renewal at a time, shared by every caller that needs one
@@ -105,7 +103,7 @@ export function createTokenCycler(deps: CyclerDeps) {
     if (gen !== generation) {
       throw loggedOut();
     }
-    if (next.expiresAt - next.obtainedAt < SHORT_LIVED_MS && !warnedShortLived) {
+    if (next.expiresAt - next.obtainedAt < renewalDefaults.shortLivedMs && !warnedShortLived) {
       warnedShortLived = true;
       logger.warn?.(
         "Access tokens live less than 1 s once the clock's resolution and the round trip are taken off: they cannot be renewed ahead of expiry, so each call renews",

@@ -84,6 +84,11 @@ describe("every option of every public function is checked by one validator", ()
     ["apiTokens({ auth: null })", () => apiTokens({ auth: null } as never), /auth.accessToken/],
     ["apiTokens timeoutMs 0", () => apiTokens({ auth: { accessToken: SECRET }, timeoutMs: 0 }), /timeoutMs/],
     [
+      "apiTokens clock {}",
+      () => apiTokens({ auth: { accessToken: SECRET }, clock: {} as never }),
+      /clock must be an object with now/,
+    ],
+    [
       "apiTokenMiddleware(t, null)",
       () => apiTokenMiddleware(SECRET, null as never),
       /needs an options object/,
@@ -113,6 +118,7 @@ describe("every option of every public function is checked by one validator", ()
       },
       { username: "u", password: SECRET, platformId: "p", timeoutMs: -5, fetch: s.server.fetch },
       { username: "u", password: SECRET, platformId: "p", logger: null, fetch: s.server.fetch },
+      { username: "u", password: SECRET, platformId: "p", clock: {}, fetch: s.server.fetch },
     ]) {
       const error = await legacyLogin(options as never).catch((e) => e);
       expect(error.code).toBe("invalid_options");
