@@ -5,17 +5,16 @@ import {
   type Middleware,
 } from "@engage-voice/client";
 import { createAuthoriser } from "./authoriser.js";
-import { EngageVoiceAuthError } from "./errors.js";
 import { exchangeLimiter } from "./exchange-limiter.js";
 import {
   integer,
   optionalFunction,
   optionsOf,
+  parentTokenOf,
   rateLimitRetryOf,
   requireBase,
   requireClock,
   requireLogger,
-  requireParentToken,
   requireRefreshWindow,
   requireSleep,
   requireStore,
@@ -112,10 +111,7 @@ export interface TokenManager {
  */
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const given = optionsOf(options, "createTokenManager()", true);
-  const { rcAccessToken } = given;
-  if (typeof rcAccessToken !== "function") {
-    requireParentToken(rcAccessToken);
-  }
+  const parentToken = parentTokenOf(given.rcAccessToken);
   const logger = requireLogger(given.logger, consoleLogger);
   const clock = requireClock(given.clock);
   const sleep = requireSleep(given.sleep);
@@ -135,15 +131,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     calls: tokenCalls(base.origin, fetch, timeoutMs, clock),
     limiter: exchangeLimiter(integer("exchangesPerMinute", given.exchangesPerMinute, 5, 1, 1_000), clock),
     onTokens: optionalFunction("onTokens", given.onTokens),
-    async parentToken() {
-      let value: unknown;
-      try {
-        value = typeof rcAccessToken === "function" ? await rcAccessToken() : rcAccessToken;
-      } catch (cause) {
-        throw new EngageVoiceAuthError("parent_token_failed", "rcAccessToken() failed", { cause });
-      }
-      return requireParentToken(value);
-    },
+    parentToken,
   });
   const authoriser = createAuthoriser({
     origin: base.origin,

@@ -72,11 +72,31 @@ export function requireToken(value: unknown, name: string): string {
 }
 
 /** The parent-platform token as given, or as its function returned it. */
-export function requireParentToken(value: unknown): string {
+function requireParentToken(value: unknown): string {
   if (typeof value !== "string" && typeof value !== "function") {
     throw invalid("rcAccessToken must be a non-empty string or a function that returns one");
   }
   return requireToken(value, "rcAccessToken");
+}
+
+/**
+ * `rcAccessToken` as the function a new exchange calls: a string is checked now, what a function
+ * returns is checked on each call, and a throw of it becomes `parent_token_failed`.
+ */
+export function parentTokenOf(value: unknown): () => Promise<string> {
+  if (typeof value !== "function") {
+    const token = requireParentToken(value);
+    return async () => token;
+  }
+  return async () => {
+    let token: unknown;
+    try {
+      token = await value();
+    } catch (cause) {
+      throw new EngageVoiceAuthError("parent_token_failed", "rcAccessToken() failed", { cause });
+    }
+    return requireParentToken(token);
+  };
 }
 
 /** `clock`, or `Date` when absent. */
