@@ -75,3 +75,33 @@ it("after a lock holder was killed, eight processes take over its lock and make 
     8,
   );
 });
+
+it("after a holder died inside the lock, six processes renewing at once present the stored refresh token once", {
+  timeout: 300_000,
+}, async () => {
+  const path = join(dir, "dead-holder.json");
+  // One exchange for all trials (the sandbox limits them): each trial starts from the last one's set.
+  await createTokenManager({
+    baseUrl: sandbox.mainUrl,
+    rcAccessToken: parentToken,
+    store: fileStore(path),
+  }).getAccessToken();
+  for (let trial = 0; trial < 5; trial++) {
+    const initial = (JSON.parse(await readFile(path, "utf8")) as { accessToken: string }).accessToken;
+    // The lock a killed renewal left, older than staleLockMs (15 s).
+    await writeFile(`${path}.lock`, "a-holder-that-was-killed");
+    const old = new Date(Date.now() - 60_000);
+    await utimes(`${path}.lock`, old, old);
+    // One refresh and none rejected across the six: the stored refresh token was presented once.
+    await expectOneRefreshForAllProcesses(
+      {
+        child,
+        args: [sandbox.mainUrl, path, parentToken],
+        initial,
+        mainUrl: sandbox.mainUrl,
+        expire: async () => writeFile(path, expired(await readFile(path, "utf8"))),
+      },
+      6,
+    );
+  }
+});
