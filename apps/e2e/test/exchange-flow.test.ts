@@ -227,6 +227,42 @@ describe("the exchange flow with 2 s tokens", () => {
     expect((error as RateLimitedError).retryAfterMs).toBeLessThanOrEqual(60_000);
   });
 
+  it("meets the users rate limit: the GET over the limit waits Retry-After once on the sandbox clock, then every GET is 200", async () => {
+    const limit = 3;
+    const sleeps: number[] = [];
+    let advance = (_ms: number) => {};
+    const { sandbox, auth } = await setup(
+      {
+        // The wait moves the sandbox's clock instead of the wall clock: the window passes at once.
+        sleep: async (ms) => {
+          sleeps.push(ms);
+          advance(ms);
+        },
+      },
+      { usersRateLimit: { limit, windowMs: 5_000 } },
+    );
+    advance = (ms) => sandbox.control.advance(ms);
+    const retryAfter: string[] = [];
+    const client = createClient({
+      baseUrl: sandbox.mainUrl,
+      fetch: async (request: Request) => {
+        const response = await fetch(request);
+        if (response.status === 429) {
+          retryAfter.push(response.headers.get("Retry-After") ?? "");
+        }
+        return response;
+      },
+    });
+    client.use(auth.middleware);
+    const statuses: number[] = [];
+    for (let i = 0; i < limit + 1; i++) {
+      statuses.push((await client.GET("/voice/api/v1/admin/users")).response.status);
+    }
+    expect(statuses).toEqual(Array.from({ length: limit + 1 }, () => 200));
+    expect(retryAfter).toEqual(["5"]);
+    expect(sleeps).toEqual([5_000]);
+  });
+
   it("reports a 5xx on refresh as a typed, transient error and keeps the current token in use", async () => {
     const { sandbox, auth, client } = await setup();
     const token = await auth.getAccessToken();
