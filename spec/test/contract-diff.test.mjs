@@ -68,7 +68,7 @@ Object.assign(breaking, {
     part.required = part.required.filter((name) => name !== "refreshToken");
   },
   "a property of a oneOf branch removed from a response": (doc) =>
-    delete branch(doc, "UserRole", 0).properties.roleType,
+    delete schema(doc, "UserRole").oneOf.find((part) => part.type === "object").properties.roleType,
   "a oneOf branch added to a response": (doc) => schema(doc, "UserRole").oneOf.push({ type: "integer" }),
   "an anyOf branch removed from a request": {
     before: (doc) => {

@@ -2,6 +2,7 @@
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type Account,
+  type AgentDetail,
   type ApiError,
   createClient,
   createLegacyClient,
@@ -47,7 +48,7 @@ describe("types", () => {
 
   it("type observed fields that public sources disagree on as every form seen, never one guess", () => {
     type MainAccount = NonNullable<Account["mainAccount"]>;
-    // The official documents say integer, earlier samples boolean: `=== true` alone would miss 1.
+    // The official documents say integer; a boolean is a precaution: `=== true` alone would miss 1.
     expectTypeOf<NonNullable<MainAccount["isActive"]>>().toEqualTypeOf<boolean | number>();
     expectTypeOf<1>().toExtend<NonNullable<MainAccount["isActive"]>>();
     type Regional = NonNullable<User["regionalSettings"]>;
@@ -56,6 +57,15 @@ describe("types", () => {
     expectTypeOf<Regional["greetingLanguage"]>().toEqualTypeOf<unknown>();
     expectTypeOf<{ year: 2025 }>().toExtend<NonNullable<Account["startDate"]>>();
     expectTypeOf<"2025-01-01">().toExtend<NonNullable<User["creationDate"]>>();
+    // Two official documents and the prose show roles as strings, one official document as objects.
+    type Role = NonNullable<User["roles"]>[number];
+    expectTypeOf<"SUPER_USER">().toExtend<Role>();
+    expectTypeOf<{ roleType: "USER"; description: "A user" }>().toExtend<Role>();
+    expectTypeOf<Role>().not.toExtend<string>();
+    expectTypeOf<Extract<Role, object>["roleType"]>().toEqualTypeOf<string | undefined>();
+    // The official documents say integer, not nullable; the sample token response shows null.
+    expectTypeOf<NonNullable<AgentDetail["agentGroupId"]>>().toEqualTypeOf<number>();
+    expectTypeOf<null>().toExtend<AgentDetail["agentGroupId"]>();
   });
 
   it("demand the required form fields", () => {

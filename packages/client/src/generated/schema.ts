@@ -238,7 +238,12 @@ export interface components {
             /** @description The (sub-)account id, as numeric text. Used to address accounts in later calls. */
             accountId: string;
             accountName?: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The agent's group. Sources: the official OpenAPI documents type it as an integer, not nullable;
+             *     the public sample token response shows `null`. Read it as an integer or
+             *     `null`.
+             */
             agentGroupId?: number | null;
             allowLoginControl?: boolean;
             allowLoginUpdates?: boolean;
@@ -384,9 +389,10 @@ export interface components {
             engageAccountId?: string;
             /**
              * Format: int32
-             * @description Whether the main account is active. The official OpenAPI documents type it as an integer
-             *     (int32); earlier observed samples show a boolean. Code must accept both, e.g.
-             *     `isActive === true || isActive === 1`.
+             * @description Whether the main account is active. Sources: the official OpenAPI documents type it as an
+             *     integer (int32); the prose documentation and the public samples do not show it. A boolean is
+             *     accepted too as a precaution (the name reads as a flag), not because a source shows one. Code
+             *     must accept both, e.g. `isActive === true || isActive === 1`.
              */
             isActive?: boolean | number;
         } & {
@@ -410,23 +416,27 @@ export interface components {
             rcAccountAccess?: "DISABLED" | "ENABLED" | "REQUIRED";
             archivedAccount?: boolean;
             /**
-             * @description The official OpenAPI documents show an object (a serialized date-time class); other public
-             *     material shows no value. Read it as either a date string or an object.
+             * @description Sources: the official OpenAPI documents show an object (a serialized date-time class), not a
+             *     string; the prose documentation and the public samples show no value. Read it as either a date
+             *     string or an object.
              */
             startDate?: string | {
                 [key: string]: unknown;
             };
             /**
-             * @description The official OpenAPI documents show an object (a serialized date-time class); other public
-             *     material shows no value. Read it as either a date string or an object.
+             * @description Sources: the official OpenAPI documents show an object (a serialized date-time class), not a
+             *     string; the prose documentation and the public samples show no value. Read it as either a date
+             *     string or an object.
              */
             endDate?: string | {
                 [key: string]: unknown;
             };
             /**
              * Format: int32
-             * @description The official OpenAPI documents type it as an integer (int32, a time-zone id); the prose
-             *     documentation names time zones by text. Read it as either.
+             * @description The account's time zone. Sources: the official OpenAPI documents type it as an integer (int32, a
+             *     time-zone id); the prose documentation and the public samples do not show it. Text is accepted
+             *     too as a precaution (a user's time zone appears by name, `timezoneName`, in the users guide), not
+             *     because a source shows text here. Read it as either.
              */
             primaryTimezone?: number | string;
             enableInbound?: boolean;
@@ -453,8 +463,9 @@ export interface components {
             parentPath?: string;
             children?: components["schemas"]["User"][];
             /**
-             * @description The official OpenAPI documents show an object (a serialized date-time class); other public
-             *     material shows no value. Read it as either a date string or an object.
+             * @description Sources: the official OpenAPI documents show an object (a serialized date-time class), not a
+             *     string; the prose documentation and the public samples show no value. Read it as either a date
+             *     string or an object.
              */
             creationDate?: string | {
                 [key: string]: unknown;
@@ -468,6 +479,12 @@ export interface components {
              */
             rcUserId?: number;
             regionalSettings?: components["schemas"]["RegionalSettings"];
+            /**
+             * @description The user's roles. Sources disagree on the form of each item: two of the three official OpenAPI
+             *     documents and the prose documentation show plain strings (`"SUPER_USER"`), the third official
+             *     document shows objects (`{ "roleType": "SUPER_USER", "description": "..." }`). Accept both, e.g.
+             *     `typeof role === "string" ? role : role.roleType`.
+             */
             roles?: components["schemas"]["UserRole"][];
         } & {
             [key: string]: unknown;
@@ -479,33 +496,39 @@ export interface components {
         RegionalSettings: {
             /**
              * Format: int32
-             * @description The official OpenAPI documents type it as an integer (int32, a time-zone id); the users guide
-             *     shows a time-zone name as text (`timezoneName`). Read it as either.
+             * @description Sources: the official OpenAPI documents type it as an integer (int32, a time-zone id); the users
+             *     guide (prose documentation) names the user's time zone by text instead, as `timezoneName`. Read it
+             *     as either.
              */
             timezone?: number | string;
-            /** @description The time-zone name, as the users guide shows it (observed, prose documentation only). */
+            /** @description The time-zone name as text. Sources: the users guide (prose documentation) only. */
             timezoneName?: string;
             language?: string;
             formattingLocale?: string;
             /**
              * Format: int32
-             * @description The official OpenAPI documents type it as an integer (int32); observed samples show text.
-             *     Read it as either.
+             * @description Sources: the official OpenAPI documents type it as an integer (int32); the prose documentation
+             *     and the public samples do not show it (the users guide shows only `timezoneName` as text). Text
+             *     is accepted too as a precaution (the name reads like a country), not because a source shows
+             *     text. Read it as either.
              */
             homeCountry?: number | string;
             /**
-             * @description Shown by the official OpenAPI documents only; its type is not settled by public material, so it
-             *     is left open.
+             * @description Sources: the official OpenAPI documents only, which type it as an integer (int32); the prose
+             *     documentation and the public samples do not show it. With one source and no value seen, it is
+             *     left open (any JSON value): check its type before use.
              */
             greetingLanguage?: unknown;
             /**
-             * @description Shown by the official OpenAPI documents only; its type is not settled by public material, so it
-             *     is left open.
+             * @description Sources: the official OpenAPI documents only, which type it as an integer (int32); the prose
+             *     documentation and the public samples do not show it. With one source and no value seen, it is
+             *     left open (any JSON value): check its type before use.
              */
             homeCountryCode?: unknown;
             /**
-             * @description Shown by the official OpenAPI documents only; its type is not settled by public material, so it
-             *     is left open.
+             * @description Sources: the official OpenAPI documents only, which type it as an integer (int32); the prose
+             *     documentation and the public samples do not show it. With one source and no value seen, it is
+             *     left open (any JSON value): check its type before use.
              */
             timeFormat?: unknown;
         } & {
@@ -513,16 +536,18 @@ export interface components {
         };
         /**
          * UserRole
-         * @description A role of a user (observed). Usually an object; one documentation example shows plain strings,
-         *     so both are accepted.
+         * @description A role of a user. Sources disagree on its form: two of the three official OpenAPI documents and the
+         *     prose documentation show the role type as a plain string, the third official document shows an
+         *     object with `roleType` and `description`. Either may come: read
+         *     `typeof role === "string" ? role : role.roleType`.
          */
-        UserRole: ({
+        UserRole: string | ({
             /** @description e.g. `SUPER_USER`, `USER`, `MANAGE_USERS`, `NO_ACCESS`. */
             roleType?: string;
             description?: string;
         } & {
             [key: string]: unknown;
-        }) | string;
+        });
         /**
          * PermanentApiToken
          * @description An opaque permanent (personal) API token of the shape `<prefix>:<uuid-like identifier>`. It
