@@ -85,16 +85,24 @@ export function createAuthoriser(deps: AuthoriserDeps) {
     );
   }
 
-  // A request without a body can be sent again as it is; one with a body is copied before it is read.
+  /**
+   * The request with the bearer token, and what replaying it needs. A request without a body can be
+   * sent again as it is; one with a body is copied before it is read, unless it is a stream.
+   */
+  async function authorise(request: Request, stream: boolean): Promise<[Request, Sent]> {
+    const current = await token();
+    const sent = bearer(manual(request), current);
+    return [sent, { token: current, replay: sent.body === null ? sent : stream ? undefined : sent.clone() }];
+  }
+
   const authorized = new WeakMap<Request, Sent>();
   const middleware: Middleware = {
     async onRequest({ request }) {
       if (!onOrigin(request.url, origin)) {
         throw mismatch(request.url);
       }
-      const current = await token();
-      const sent = bearer(manual(request), current);
-      authorized.set(sent, { token: current, replay: sent.body === null ? sent : sent.clone() });
+      const [sent, entry] = await authorise(request, false);
+      authorized.set(sent, entry);
       return sent;
     },
     async onResponse({ request, response, options }) {
@@ -113,13 +121,10 @@ export function createAuthoriser(deps: AuthoriserDeps) {
     if (!onOrigin(request.url, origin)) {
       return deps.fetch(request);
     }
-    const current = await token();
-    const sent = bearer(manual(request), current);
     // A stream is read once; buffering one to replay it could hold an upload of any size in memory.
-    const replay =
-      sent.body === null ? sent : init?.body instanceof ReadableStream ? undefined : sent.clone();
+    const [sent, entry] = await authorise(request, init?.body instanceof ReadableStream);
     const response = await deps.fetch(sent);
-    return (await followUp({ token: current, replay }, response, deps.fetch)) ?? response;
+    return (await followUp(entry, response, deps.fetch)) ?? response;
   }
 
   return {

@@ -49,8 +49,9 @@ export interface ErrorOptions {
  */
 export class EngageVoiceAuthError extends Error {
   override readonly name: string = "EngageVoiceAuthError";
-  readonly code: AuthErrorCode;
-  readonly status: number | undefined;
+  // Declared, not initialised: the constructors assign them, and a field would only repeat that.
+  declare readonly code: AuthErrorCode;
+  declare readonly status: number | undefined;
 
   constructor(code: AuthErrorCode, message: string, options: ErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: safeCause(options.cause) });
@@ -100,7 +101,7 @@ export class ReauthRequiredError extends EngageVoiceAuthError {
   declare readonly code: "reauth_required";
   override readonly name = "ReauthRequiredError";
   /** The refusal of the refresh token that started it. */
-  readonly refreshError: RefreshRejectedError;
+  declare readonly refreshError: RefreshRejectedError;
 
   constructor(refreshError: RefreshRejectedError, cause: unknown) {
     const code = cause instanceof EngageVoiceAuthError ? cause.code : "error";
@@ -117,7 +118,7 @@ export class ReauthRequiredError extends EngageVoiceAuthError {
 export class RateLimitedError extends EngageVoiceAuthError {
   declare readonly code: "rate_limited";
   override readonly name = "RateLimitedError";
-  readonly retryAfterMs: number;
+  declare readonly retryAfterMs: number;
 
   constructor(retryAfterMs: number, message: string, options: ErrorOptions = {}) {
     super("rate_limited", `${message}; retry in ${Math.ceil(retryAfterMs / 1000)} s`, options);
@@ -145,7 +146,7 @@ export class UnexpectedResponseError extends EngageVoiceAuthError {
 export class NetworkError extends EngageVoiceAuthError {
   declare readonly code: "network_error";
   override readonly name = "NetworkError";
-  readonly timedOut: boolean;
+  declare readonly timedOut: boolean;
 
   constructor(what: string, cause: unknown) {
     const name = (cause as { name?: unknown } | null)?.name;
