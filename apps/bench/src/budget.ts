@@ -42,14 +42,70 @@ export function parseBudgets(json: unknown): Budget[] {
   });
 }
 
-export async function loadBudgets(file: URL = BUDGET_FILE): Promise<Budget[]> {
-  let json: unknown;
+/**
+ * `excluded` of the budget file: a public package that has no browser bundle to measure, with the
+ * reason. Optional; each reason must be written out.
+ */
+export function parseExclusions(json: unknown): Record<string, string> {
+  const excluded = (json as { excluded?: unknown } | null)?.excluded ?? {};
+  if (typeof excluded !== "object" || excluded === null || Array.isArray(excluded)) {
+    throw new BudgetFileError("excluded must be an object of package name to the reason it is not measured");
+  }
+  for (const [name, reason] of Object.entries(excluded)) {
+    if (typeof reason !== "string" || reason.trim().length < 10) {
+      throw new BudgetFileError(`excluded["${name}"] must say why the package has no browser bundle`);
+    }
+  }
+  return excluded as Record<string, string>;
+}
+
+async function readBudgetFile(file: URL): Promise<unknown> {
   try {
-    json = JSON.parse(await readFile(file, "utf8"));
+    return JSON.parse(await readFile(file, "utf8"));
   } catch (error) {
     throw new BudgetFileError(`cannot read ${file.pathname}: ${(error as Error).message}`);
   }
-  return parseBudgets(json);
+}
+
+export async function loadBudgets(file: URL = BUDGET_FILE): Promise<Budget[]> {
+  return parseBudgets(await readBudgetFile(file));
+}
+
+export async function loadExclusions(file: URL = BUDGET_FILE): Promise<Record<string, string>> {
+  return parseExclusions(await readBudgetFile(file));
+}
+
+/**
+ * What is wrong with the coverage of the public packages: one that is neither measured (a budget of
+ * its name) nor excluded, one that is both, and an exclusion or budget for a package that is no
+ * longer public. Empty when every public package is accounted for once.
+ */
+export function coverageProblems(
+  publicNames: readonly string[],
+  budgets: readonly Budget[],
+  excluded: Readonly<Record<string, string>>,
+): string[] {
+  const budgeted = new Set(budgets.map((b) => b.name));
+  const problems: string[] = [];
+  for (const name of publicNames) {
+    if (!budgeted.has(name) && !(name in excluded)) {
+      problems.push(`${name} is public but has no budget and no exclusion in size-budget.json`);
+    }
+    if (budgeted.has(name) && name in excluded) {
+      problems.push(`${name} has a budget and is excluded: keep one`);
+    }
+  }
+  for (const name of Object.keys(excluded)) {
+    if (!publicNames.includes(name)) {
+      problems.push(`${name} is excluded but is not a public workspace package`);
+    }
+  }
+  for (const name of budgeted) {
+    if (name.startsWith("@") && !name.includes(" ") && !publicNames.includes(name)) {
+      problems.push(`${name} has a budget but is not a public workspace package`);
+    }
+  }
+  return problems;
 }
 
 export interface BudgetResult {

@@ -6,7 +6,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { authContender, authFetchContender, coalescingSubject } from "./auth-rows.ts";
-import { checkBudgets, formatBudgetResults, loadBudgets } from "./budget.ts";
+import { checkBudgets, formatBudgetResults, loadBudgets, loadExclusions } from "./budget.ts";
 import { cliTable, measureCliSizes, measureStart } from "./cli.ts";
 import { measureCoalescing } from "./coalescing.ts";
 import { contenders, headerMiddleware, NAMES, type Target, verify } from "./contenders.ts";
@@ -25,7 +25,15 @@ import {
   pipelineTable,
   sizeTable,
 } from "./report.ts";
-import { isSize, measureSize, OWN_ENTRIES, REFERENCE_ENTRIES, type Size, type SizeFailure } from "./sizes.ts";
+import {
+  BOTH_ENTRY,
+  isSize,
+  measureSize,
+  ownEntries,
+  REFERENCE_ENTRIES,
+  type Size,
+  type SizeFailure,
+} from "./sizes.ts";
 import { ACCOUNTS_BODY, BASE_URL, stubServer } from "./stub.ts";
 
 const SECTIONS = ["overhead", "http", "coalescing", "size", "cli", "pipeline"] as const;
@@ -160,7 +168,7 @@ if (runs("coalescing")) {
 
 if (runs("size")) {
   const sizes: (Size | SizeFailure)[] = [];
-  for (const entry of [...OWN_ENTRIES, ...REFERENCE_ENTRIES]) {
+  for (const entry of [...(await ownEntries(await loadExclusions())), ...REFERENCE_ENTRIES]) {
     const size = await measureSize(entry, "browser");
     sizes.push(size);
     if (!isSize(size)) {
@@ -169,7 +177,7 @@ if (runs("size")) {
   }
   const budgets = checkBudgets(sizes, await loadBudgets());
   console.log(formatBudgetResults(budgets).join("\n"));
-  const both = sizes.find((s) => s.name === OWN_ENTRIES[2]?.name);
+  const both = sizes.find((s) => s.name === BOTH_ENTRY);
   emit(
     [
       "## 4. Bundle size",

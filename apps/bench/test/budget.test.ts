@@ -4,20 +4,87 @@ import { describe, expect, it } from "vitest";
 import {
   BudgetFileError,
   checkBudgets,
+  coverageProblems,
   formatBudgetResults,
   loadBudgets,
+  loadExclusions,
   parseBudgets,
+  parseExclusions,
 } from "../src/budget.ts";
-import { isSize, measureSize, OWN_ENTRIES } from "../src/sizes.ts";
+import { bundle, COMBINED_ENTRIES, isSize, measureSize, ownEntries } from "../src/sizes.ts";
+import { publicPackages } from "../src/workspace.ts";
 
-const sizes = await Promise.all(OWN_ENTRIES.map((entry) => measureSize(entry)));
+const excluded = await loadExclusions();
+const entries = await ownEntries(excluded);
+const sizes = await Promise.all(entries.map((entry) => measureSize(entry)));
+const publicNames = (await publicPackages()).map((p) => p.name);
 
 describe("size budgets", () => {
-  it("hold for the client, the auth package and both together", async () => {
+  it("hold for every public package's browser bundle, both packages together and an app's imports", async () => {
     const results = checkBudgets(sizes, await loadBudgets());
     console.log(formatBudgetResults(results).join("\n"));
-    expect(results.map((r) => r.name)).toEqual(OWN_ENTRIES.map((e) => e.name));
+    expect(results.map((r) => r.name).sort()).toEqual(entries.map((e) => e.name).sort());
     expect(results.flatMap((r) => r.problems.map((p) => `${r.name}: ${p}`))).toEqual([]);
+  });
+
+  it("cover every public package of the workspace: measured, or excluded with the reason", async () => {
+    expect(publicNames).toEqual(expect.arrayContaining(["@engage-voice/client", "@engage-voice/auth"]));
+    expect(coverageProblems(publicNames, await loadBudgets(), excluded)).toEqual([]);
+    for (const name of publicNames) {
+      expect(entries.some((e) => e.name === name) || name in excluded, name).toBe(true);
+    }
+  });
+});
+
+describe("an app's imports (createClient + createTokenManager)", () => {
+  it("leave out the deprecated host's calls, the Node-only file store and the store kit", async () => {
+    const app = COMBINED_ENTRIES.find((e) => e.name.startsWith("an app's imports"));
+    if (!app) {
+      throw new Error("the app's imports are not measured");
+    }
+    const { code, inputs } = await bundle(app);
+    const text = new TextDecoder().decode(code);
+    // Messages only these parts hold: minified names would not tell.
+    for (const absent of ["The direct login", "API token", "legacyLogin()", "bearer_required", "lock file"]) {
+      expect(text, absent).not.toContain(absent);
+    }
+    expect(inputs.filter((file) => /auth\/dist\/(node|store-kit|lease)/.test(file))).toEqual([]);
+    expect(inputs.filter((file) => file.includes("openapi-fetch/"))).toHaveLength(1);
+  });
+});
+
+describe("the coverage check", () => {
+  const budget = (name: string) => ({ name, minified: 1, gzip: 1 });
+
+  it("fails a public package that is neither measured nor excluded", () => {
+    expect(
+      coverageProblems(["@engage-voice/client", "@engage-voice/new"], [budget("@engage-voice/client")], {}),
+    ).toEqual(["@engage-voice/new is public but has no budget and no exclusion in size-budget.json"]);
+  });
+
+  it("fails stale and double entries", () => {
+    expect(
+      coverageProblems(
+        ["@engage-voice/client"],
+        [budget("@engage-voice/client"), budget("@engage-voice/gone")],
+        {
+          "@engage-voice/client": "node-only: it opens sockets",
+          "@engage-voice/old": "node-only: it opens sockets",
+        },
+      ),
+    ).toEqual([
+      "@engage-voice/client has a budget and is excluded: keep one",
+      "@engage-voice/old is excluded but is not a public workspace package",
+      "@engage-voice/gone has a budget but is not a public workspace package",
+    ]);
+  });
+
+  it.each([
+    [{ excluded: [] }, "excluded must be an object"],
+    [{ excluded: { "@engage-voice/cli": "" } }, 'excluded["@engage-voice/cli"] must say why'],
+  ])("refuses the exclusions %j with a typed error", (json, message) => {
+    expect(() => parseExclusions(json)).toThrow(BudgetFileError);
+    expect(() => parseExclusions(json)).toThrow(message);
   });
 });
 
