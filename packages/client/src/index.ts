@@ -14,6 +14,7 @@ export {
   operationTable,
 } from "./generated/hosts.js";
 export type { components, operations, paths } from "./generated/schema.js";
+export { type Operation, operation } from "./operation.js";
 export { pathTemplateOf } from "./path-templates.js";
 
 type Schemas = components["schemas"];

@@ -1,6 +1,5 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { operationTable } from "../src/index.js";
-import { operation } from "../src/operation.js";
+import { operation, operationTable } from "../src/index.js";
 
 describe("operation", () => {
   it("answers the table's entry of every operation id", () => {
