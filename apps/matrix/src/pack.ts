@@ -74,7 +74,9 @@ async function pack(dir: string): Promise<string> {
   const { stdout } = await runOk("pnpm", ["pack", "--json", "--pack-destination", tarballDir], {
     cwd: packageDir,
   });
-  const { filename } = JSON.parse(stdout) as { filename: string };
+  // A package's prepack script (the spec's bundle) prints to the same stdout before the JSON does.
+  const json = stdout.slice(Math.max(0, stdout.search(/^\{$/m)));
+  const { filename } = JSON.parse(json) as { filename: string };
   return filename;
 }
 
