@@ -17,7 +17,11 @@ function call(id: OperationId): string {
 const EXCHANGE = call("exchangeAccessToken");
 const ACCOUNTS_CALL = call("listAccounts");
 
-export function expectedResult(fileStore: boolean, parentUserId: number): ScenarioResult {
+export function expectedResult(
+  fileStore: boolean,
+  parentUserId: number,
+  tokenLifetimeMs: number,
+): ScenarioResult {
   const agent = USERS.find((user) => user.userId === parentUserId);
   if (!agent) {
     throw new Error(`the sandbox seeds no user ${parentUserId}`);
@@ -26,6 +30,7 @@ export function expectedResult(fileStore: boolean, parentUserId: number): Scenar
     accountIds: ACCOUNTS.map((account) => account.accountId),
     sessionAccountIds: [agent.accountId],
     tokenSets: 2,
+    tokenLifetimeSeconds: tokenLifetimeMs / 1000,
     rotated: { accessToken: true, refreshToken: true },
     users: USERS.filter((user) => user.enabled).length,
     expiredAnswer: { status: 401, error: "Jwt is expired" },

@@ -1,8 +1,12 @@
 // The one scenario every runtime runs, on the modules that runtime loaded (by `import` or by
-// `require`, from the packed tarballs). It only uses web APIs (fetch, URL, setTimeout), so the same
-// compiled file runs in Node, Bun, Deno, a page and a worker. It throws on the first surprise and
-// otherwise returns what it saw; the matrix compares that with what the sandbox seeded. Tokens never
-// appear in the result: calls are recorded by method and path, with an API token in a path replaced.
+// `require`, from the packed tarballs). It only uses web APIs (fetch, URL), so the same compiled file
+// runs in Node, Bun, Deno, a page and a worker. It throws on the first surprise and otherwise returns
+// what it saw; the matrix compares that with what the sandbox seeded. Tokens never appear in the
+// result: calls are recorded by method and path, with an API token in a path replaced.
+//
+// No step waits on the wall clock: the expiry is the sandbox's clock moved past the token's `exp`
+// (its time control), and the token managers read a clock moved by the same amount. A slow or
+// stalled machine changes how long the scenario takes, never which calls it makes.
 
 import type * as Auth from "@engage-voice/auth";
 import type * as AuthNode from "@engage-voice/auth/node";
@@ -22,7 +26,12 @@ export interface ScenarioConfig {
   legacyLogin: { username: string; password: string; platformId: string };
   /** With `authNode`: where the file store keeps the token set. */
   storePath?: string;
+  /** `POST` here moves the sandbox's clock (its time control, enabled for the matrix). */
+  controlUrl: string;
 }
+
+/** How requests reach the sandbox: `fetch` over loopback, or the sandbox's apps as fetch handlers. */
+export type Transport = (request: Request) => Promise<Response>;
 
 export interface ScenarioResult {
   /** `GET /accounts` through the token manager's middleware. */
@@ -31,6 +40,8 @@ export interface ScenarioResult {
   sessionAccountIds: string[];
   /** The token sets the manager produced: the exchange and the refresh after the expiry. */
   tokenSets: number;
+  /** How long the exchange's access token lives (`exp - iat`), as the sandbox was configured. */
+  tokenLifetimeSeconds: number;
   /** Whether the refresh replaced both tokens. */
   rotated: { accessToken: boolean; refreshToken: boolean };
   /** `GET /users?flatten&activeOnly` after the expiry, which the manager got through by refreshing first. */
@@ -52,24 +63,21 @@ const PATHS = {
   users: "/voice/api/v1/admin/users",
 } as const;
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) {
     throw new Error(`scenario: ${message}`);
   }
 }
 
-/** The `exp` claim of a JWT, in ms since the epoch (base64url JSON, decoded with what every runtime has). */
-function expiryClaimMs(jwt: string): number {
+/** The time claims of a JWT, in seconds (base64url JSON, decoded with what every runtime has). */
+function timeClaims(jwt: string): { iat: number; exp: number } {
   const payload = (jwt.split(".")[1] ?? "").replace(/-/g, "+").replace(/_/g, "/");
-  const { exp } = JSON.parse(atob(payload.padEnd(Math.ceil(payload.length / 4) * 4, "="))) as {
+  const { iat, exp } = JSON.parse(atob(payload.padEnd(Math.ceil(payload.length / 4) * 4, "="))) as {
+    iat?: unknown;
     exp?: unknown;
   };
-  check(typeof exp === "number", "the access token has no exp claim");
-  return exp * 1000;
+  check(typeof iat === "number" && typeof exp === "number", "the access token has no iat or exp claim");
+  return { iat, exp };
 }
 
 /** The runtime this runs in, for the matrix's line: the name and version it reports. */
@@ -93,7 +101,43 @@ export function describeRuntime(): string {
   return chrome ? `chromium ${chrome[1]}` : (g.navigator?.userAgent ?? "unknown");
 }
 
-export async function runScenario(modules: Modules, config: ScenarioConfig): Promise<ScenarioResult> {
+/** A call as the scenario records it, for an operation of the generated table: `host METHOD path`. */
+function callOf(client: typeof Client, operationId: Client.OperationId): string {
+  const operation = client.operationTable.find((op) => op.operationId === operationId);
+  check(operation, `no operation ${operationId} in the generated table`);
+  return `${operation.host} ${operation.method.toUpperCase()} ${operation.path}`;
+}
+
+/**
+ * The sandbox's clock as the token managers read it: the local clock plus how far the sandbox's time
+ * control has moved the sandbox's. `advanceTo` moves both, so the managers see the expiry the
+ * sandbox judges by, and no wall time passes.
+ */
+function sharedClock(config: ScenarioConfig, transport: Transport) {
+  let offsetMs = 0;
+  const now = () => Date.now() + offsetMs;
+  return {
+    now,
+    async advanceTo(targetMs: number): Promise<void> {
+      const answer = await transport(
+        new Request(config.controlUrl, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ action: "advance", ms: Math.max(0, Math.ceil(targetMs - now())) }),
+        }),
+      );
+      const body = (await answer.json().catch(() => undefined)) as { now?: unknown } | undefined;
+      check(answer.ok && typeof body?.now === "number", `the time control answered ${answer.status}`);
+      offsetMs = body.now - Date.now();
+    },
+  };
+}
+
+export async function runScenario(
+  modules: Modules,
+  config: ScenarioConfig,
+  transport: Transport = (request) => fetch(request),
+): Promise<ScenarioResult> {
   const { client, auth, authNode } = modules;
   const hosts = new Map([
     [new URL(config.mainUrl).origin, "main"],
@@ -104,8 +148,9 @@ export async function runScenario(modules: Modules, config: ScenarioConfig): Pro
     const url = new URL(request.url);
     const path = client.pathTemplateOf(url.pathname) ?? url.pathname;
     calls.push(`${hosts.get(url.origin) ?? url.origin} ${request.method} ${path}`);
-    return fetch(request);
+    return transport(request);
   };
+  const clock = sharedClock(config, transport);
   const warnings: string[] = [];
   const logger = {
     warn: (message: string) => warnings.push(message),
@@ -121,6 +166,7 @@ export async function runScenario(modules: Modules, config: ScenarioConfig): Pro
     fetch: recordingFetch,
     store,
     logger,
+    clock,
   };
   const manager = auth.createTokenManager({ ...options, onTokens: (tokens) => void tokenSets.push(tokens) });
   const main = client.createClient({ baseUrl: config.mainUrl, fetch: recordingFetch });
@@ -134,10 +180,10 @@ export async function runScenario(modules: Modules, config: ScenarioConfig): Pro
   const [first] = tokenSets;
   check(first, "the manager reported no token set after the exchange");
 
-  // Wait through a real expiry: the next call needs a refresh, and the old token is refused. The wait
-  // ends past the token's own `exp` claim, which the server judges by: the manager's expiry is earlier
-  // by a second and the token call's round trip, which a busy machine makes long.
-  await sleep(Math.max(0, expiryClaimMs(first.accessToken) - Date.now()) + 1_100);
+  // Past the token's own `exp` claim, which the sandbox judges by (the manager's expiry is earlier):
+  // the next call needs a refresh first, and the old token is refused.
+  const firstClaims = timeClaims(first.accessToken);
+  await clock.advanceTo(firstClaims.exp * 1000 + 1_000);
   const users = await main.GET(PATHS.users, { params: { query: { flatten: true, activeOnly: true } } });
   check(users.data, `GET users after the expiry answered ${users.response.status}`);
   const second = tokenSets[1];
@@ -152,12 +198,13 @@ export async function runScenario(modules: Modules, config: ScenarioConfig): Pro
   // A second manager on the same file resumes the session: no exchange, the stored token is used.
   let resumedFromFile: boolean | null = null;
   if (authNode && config.storePath) {
-    const exchangesBefore = calls.filter((c) => c.endsWith("/api/auth/login/rc/accesstoken")).length;
+    const exchange = callOf(client, "exchangeAccessToken");
+    const exchangesBefore = calls.filter((c) => c === exchange).length;
     const resumed = auth.createTokenManager({ ...options, store: authNode.fileStore(config.storePath) });
     const again = client.createClient({ baseUrl: config.mainUrl, fetch: recordingFetch });
     again.use(resumed.middleware);
     const answer = await again.GET(PATHS.accounts);
-    const exchangesAfter = calls.filter((c) => c.endsWith("/api/auth/login/rc/accesstoken")).length;
+    const exchangesAfter = calls.filter((c) => c === exchange).length;
     resumedFromFile = answer.data !== undefined && exchangesAfter === exchangesBefore;
   }
 
@@ -202,6 +249,7 @@ export async function runScenario(modules: Modules, config: ScenarioConfig): Pro
     accountIds,
     sessionAccountIds: [...session.accountIds],
     tokenSets: tokenSets.length,
+    tokenLifetimeSeconds: firstClaims.exp - firstClaims.iat,
     rotated: {
       accessToken: second.accessToken !== first.accessToken,
       refreshToken: second.refreshToken !== undefined && second.refreshToken !== first.refreshToken,

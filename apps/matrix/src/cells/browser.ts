@@ -74,7 +74,7 @@ export function browserCell(options: BrowserCellOptions): Cell {
         ],
       });
       try {
-        return await withSandbox(async ({ config, parentUserId }) => {
+        return await withSandbox(async ({ config, parentUserId, tokenLifetimeMs }) => {
           await writeFile(join(dir, "config.json"), JSON.stringify(config));
           const context = await browser.newContext();
           const outside: string[] = [];
@@ -112,7 +112,7 @@ export function browserCell(options: BrowserCellOptions): Cell {
             throw new Error(`requests left the machine: ${outside.join(", ")}`);
           }
           const { runtime, ...scenario } = outcome.result;
-          compareResult(scenario, expectedResult(false, parentUserId));
+          compareResult(scenario, expectedResult(false, parentUserId, tokenLifetimeMs));
           if (typeof runtime !== "string" || !/^chromium \d+/.test(runtime)) {
             throw new Error(`expected Chromium, got ${String(runtime)}`);
           }

@@ -5,7 +5,10 @@ import type { Cell } from "../cell.ts";
 import { compareResult, expectedResult, parseResultLine } from "../expect.ts";
 import { consumerEnv, run, tail } from "../run.ts";
 import { binaryOf, type Runtime } from "../runtimes.ts";
-import { withSandbox } from "../sandbox.ts";
+import { type SandboxRun, withSandbox } from "../sandbox.ts";
+
+/** Gives `task` a sandbox to run the scenario against and ends it after: see `sandbox.ts`. */
+export type SandboxProvider = <T>(task: (run: SandboxRun) => Promise<T>) => Promise<T>;
 
 export interface ProcessCellOptions {
   name: string;
@@ -19,6 +22,10 @@ export interface ProcessCellOptions {
   version: RegExp;
   /** Where `@engage-voice/client` must have resolved: the build of this module format. */
   resolved: RegExp;
+  /** Where the consumer must have loaded the sandbox from, when it runs the sandbox itself. */
+  sandboxResolved?: RegExp;
+  /** The sandbox: by default one the matrix starts on 127.0.0.1. */
+  sandbox?: SandboxProvider;
 }
 
 function slug(name: string): string {
@@ -26,12 +33,13 @@ function slug(name: string): string {
 }
 
 export function processCell(options: ProcessCellOptions): Cell {
+  const provider = options.sandbox ?? withSandbox;
   return {
     name: options.name,
     async run() {
       const binary = binaryOf(options.runtime);
       const dir = await options.consumer();
-      return withSandbox(async ({ config, parentUserId }) => {
+      return provider(async ({ config, parentUserId, tokenLifetimeMs }) => {
         const storeDir = join(dir, "stores", slug(options.name));
         await mkdir(storeDir, { recursive: true });
         const storePath = join(storeDir, "tokens.json");
@@ -45,15 +53,24 @@ export function processCell(options: ProcessCellOptions): Cell {
           const how = result.timedOut ? "timed out" : `exited with ${result.code ?? result.signal}`;
           throw new Error(`${options.name} ${how}\n${tail(result.stdout)}${tail(result.stderr)}`);
         }
-        const { runtime, resolved, ...scenario } = parseResultLine(result.stdout);
-        compareResult(scenario, expectedResult(true, parentUserId));
+        const { runtime, resolved, sandboxResolved, ...scenario } = parseResultLine(result.stdout);
+        compareResult(scenario, expectedResult(true, parentUserId, tokenLifetimeMs));
         if (typeof runtime !== "string" || !options.version.test(runtime)) {
           throw new Error(`expected a runtime matching ${options.version}, got ${String(runtime)}`);
         }
         if (typeof resolved !== "string" || !options.resolved.test(resolved)) {
           throw new Error(`@engage-voice/client resolved to ${String(resolved)}, not ${options.resolved}`);
         }
-        return `${runtime}, ${resolved.replace(/^.*\/node_modules\//, "")}`;
+        const from = (file: string) => file.replace(/^.*\/node_modules\//, "");
+        if (options.sandboxResolved) {
+          if (typeof sandboxResolved !== "string" || !options.sandboxResolved.test(sandboxResolved)) {
+            throw new Error(
+              `the sandbox resolved to ${String(sandboxResolved)}, not ${options.sandboxResolved}`,
+            );
+          }
+          return `${runtime}, ${from(resolved)}, ${from(sandboxResolved)} in process`;
+        }
+        return `${runtime}, ${from(resolved)}`;
       });
     },
   };
