@@ -11,15 +11,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Cell, formatOutcome, runCell } from "./cell.ts";
 import { browserCell, bundleBrowserConsumer } from "./cells/browser.ts";
+import { cliCell } from "./cells/cli.ts";
 import { contentsCell, dataContentsCell } from "./cells/contents.ts";
 import { attwCell, publintCell } from "./cells/packaging.ts";
-import { processCell } from "./cells/runtime.ts";
+import { processCell, type SandboxProvider } from "./cells/runtime.ts";
+import { sandboxBin } from "./cells/sandbox-bin.ts";
 import { sandboxPackageCell } from "./cells/sandbox-package.ts";
+import { specPackageCell } from "./cells/spec-package.ts";
 import { typeCells } from "./cells/types.ts";
 import { createConsumer } from "./consumer.ts";
 import { packAll, publicPackages, type Tarballs, tarballOf } from "./pack.ts";
 import { consumersDir } from "./paths.ts";
 import { runtimes } from "./runtimes.ts";
+import { inProcessRun } from "./sandbox.ts";
 import { buildScenario } from "./scenario-build.ts";
 
 const args = process.argv.slice(2);
@@ -35,23 +39,39 @@ const packed = () => {
 };
 let scenario: string | undefined;
 
-/** Each consumer project is installed once, on first use, and shared by the cells that run it. */
+/**
+ * Each consumer project is installed once, on first use, and shared by the cells that run it. Every
+ * one gets the packed client and auth, the tarballs of `packages` and the compiled scenario.
+ */
 const installs = new Map<string, Promise<string>>();
-function consumer(template: string, prepare?: (dir: string) => Promise<void>): () => Promise<string> {
+function consumer(
+  template: string,
+  options: {
+    packages?: string[];
+    registry?: Record<string, string>;
+    prepare?: (dir: string) => Promise<void>;
+  } = {},
+): () => Promise<string> {
   return () => {
     let install = installs.get(template);
     if (!install) {
       install = (async () => {
+        const tarballs = packed();
+        const dependencies: Record<string, string> = { ...options.registry };
+        for (const name of options.packages ?? []) {
+          dependencies[name] = `file:${tarballOf(tarballs, name)}`;
+        }
         const dir = await createConsumer({
           template: join(consumersDir, template),
           dir: join(work, template),
-          tarballs: packed(),
+          tarballs,
+          dependencies,
         });
         if (!scenario) {
           throw new Error("the scenario was not compiled");
         }
         await copyFile(scenario, join(dir, "scenario.mjs"));
-        await prepare?.(dir);
+        await options.prepare?.(dir);
         return dir;
       })();
       installs.set(template, install);
@@ -61,21 +81,15 @@ function consumer(template: string, prepare?: (dir: string) => Promise<void>): (
 }
 
 const nodeProject = consumer("node");
-let sandboxInstall: Promise<string> | undefined;
-const sandboxProject = () => {
-  sandboxInstall ??= createConsumer({
-    template: join(consumersDir, "sandbox"),
-    dir: join(work, "sandbox"),
-    tarballs: packed(),
-    dependencies: {
-      "@engage-voice/sandbox": `file:${tarballOf(packed(), "@engage-voice/sandbox")}`,
-      msw: "3.0.5",
-    },
-  });
-  return sandboxInstall;
-};
+const sandboxProject = consumer("sandbox", {
+  packages: ["@engage-voice/sandbox", "@engage-voice/spec"],
+  registry: { msw: "3.0.5" },
+});
+// The CLI's own dependencies (auth, client, sandbox) resolve to the tarballs, as they would to the
+// versions published with it.
+const cliProject = consumer("cli", { packages: ["@engage-voice/cli", "@engage-voice/sandbox"] });
 const denoProject = consumer("deno");
-const browserProject = consumer("browser", bundleBrowserConsumer);
+const browserProject = consumer("browser", { prepare: bundleBrowserConsumer });
 
 const ESM_BUILD = /\/@engage-voice\/client\/dist\/index\.js$/;
 const CJS_BUILD = /\/@engage-voice\/client\/dist\/index\.cjs$/;
@@ -99,8 +113,22 @@ const nodeCells = (["node20", "node22", "node24"] as const).flatMap((name) => {
       version: new RegExp(`^node ${major}\\.`),
       resolved: CJS_BUILD,
     }),
+    cliCell({ name: `${name} cli`, runtime: runtimes[name], consumer: cliProject, major: Number(major) }),
   ];
 });
+
+/** Deno with only the project's folder: no network at all, so the fetch-handler cell proves no port is used. */
+const denoArgs = (entry: string, net: string[]) => (dir: string) => [
+  "run",
+  "--no-lock",
+  ...net,
+  `--allow-read=${dir}`,
+  `--allow-write=${join(dir, "stores")}`,
+  entry,
+];
+const denoEnv = () => ({ DENO_DIR: join(work, "deno-cache"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" });
+const inProcess: SandboxProvider = (task) => task(inProcessRun());
+const SANDBOX_APP = /\/@engage-voice\/sandbox\/dist\/app\.js$/;
 
 // Every public package of the workspace gets the packaging cells; the ones that ship code also the
 // ESM/CommonJS/declarations checks. Node-only subpaths a package must export are named here.
@@ -118,6 +146,16 @@ const packagingCells = (await publicPackages()).flatMap(({ name, code, esmOnly }
 const cells: Cell[] = [
   ...packagingCells,
   sandboxPackageCell(sandboxProject),
+  specPackageCell(sandboxProject),
+  processCell({
+    name: "sandbox bin: node20 engage-voice-sandbox, node24 import",
+    runtime: runtimes.node24,
+    consumer: nodeProject,
+    args: () => ["main.mjs"],
+    version: /^node 24\./,
+    resolved: ESM_BUILD,
+    sandbox: sandboxBin(sandboxProject, runtimes.node20),
+  }),
   ...typeCells(work, packed),
   ...nodeCells,
   processCell({
@@ -137,21 +175,35 @@ const cells: Cell[] = [
     resolved: CJS_BUILD,
   }),
   processCell({
+    name: "bun fetch handler",
+    runtime: runtimes.bun,
+    consumer: sandboxProject,
+    args: () => ["handler.mjs"],
+    version: /^bun 1\./,
+    resolved: ESM_BUILD,
+    sandboxResolved: SANDBOX_APP,
+    sandbox: inProcess,
+  }),
+  processCell({
     name: "deno import",
     runtime: runtimes.deno,
     consumer: denoProject,
     // Only loopback network and the project's own folder; no environment, no subprocesses.
-    args: (dir) => [
-      "run",
-      "--no-lock",
-      "--allow-net=127.0.0.1",
-      `--allow-read=${dir}`,
-      `--allow-write=${join(dir, "stores")}`,
-      "main.mjs",
-    ],
-    env: () => ({ DENO_DIR: join(work, "deno-cache"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" }),
+    args: denoArgs("main.mjs", ["--allow-net=127.0.0.1"]),
+    env: denoEnv,
     version: /^deno 2\./,
     resolved: ESM_BUILD,
+  }),
+  processCell({
+    name: "deno fetch handler",
+    runtime: runtimes.deno,
+    consumer: sandboxProject,
+    args: denoArgs("handler.mjs", []),
+    env: denoEnv,
+    version: /^deno 2\./,
+    resolved: ESM_BUILD,
+    sandboxResolved: SANDBOX_APP,
+    sandbox: inProcess,
   }),
   browserCell({
     name: "chromium page",
