@@ -28,7 +28,8 @@ export const MAIN_ACCOUNT = {
   mainAccountName: "Sandbox Main Account",
   rcAccountId: "37439510",
   engageAccountId: "99990000",
-  isActive: true,
+  // The official OpenAPI documents give the integer form; no source shows a boolean.
+  isActive: 1,
 } as const;
 
 const mainFields = {
@@ -256,10 +257,12 @@ export function userRecord(user: SeedUser): User {
     rcAccountId: MAIN_ACCOUNT.rcAccountId,
     rcUserId: user.rcUserId,
     regionalSettings: {
-      timezone: "America/Los_Angeles",
+      // The integer forms of the official OpenAPI documents; the name as the users guide shows it.
+      timezone: 7,
+      timezoneName: "America/Los_Angeles",
       language: "en-US",
       formattingLocale: "en-US",
-      homeCountry: "US",
+      homeCountry: 1,
     },
     roles: user.roles.map((roleType) => ({ roleType, description: ROLE_DESCRIPTIONS[roleType] })),
   };
