@@ -14,6 +14,7 @@ import { browserCell, bundleBrowserConsumer } from "./cells/browser.ts";
 import { cliCell } from "./cells/cli.ts";
 import { contentsCell, dataContentsCell } from "./cells/contents.ts";
 import { attwCell, publintCell } from "./cells/packaging.ts";
+import { readmeCell } from "./cells/readme.ts";
 import { processCell, type SandboxProvider } from "./cells/runtime.ts";
 import { sandboxBin } from "./cells/sandbox-bin.ts";
 import { sandboxPackageCell } from "./cells/sandbox-package.ts";
@@ -144,6 +145,7 @@ const packagingCells = (await publicPackages()).flatMap(({ name, code, esmOnly }
 });
 
 const cells: Cell[] = [
+  readmeCell(),
   ...packagingCells,
   sandboxPackageCell(sandboxProject),
   specPackageCell(sandboxProject),
