@@ -1,7 +1,7 @@
 import { createClient, createLegacyClient } from "@engage-voice/client";
 import { describe, expect, it, vi } from "vitest";
-import { apiTokenMiddleware, type EngageVoiceAuthError } from "../src/index.js";
-import { BASE, LEGACY_BASE, setup } from "./fake-server.js";
+import { apiTokenMiddleware, createTokenManager, type EngageVoiceAuthError } from "../src/index.js";
+import { BASE, fakeClock, fakeServer, LEGACY_BASE, recordingLogger, setup } from "./fake-server.js";
 
 const limited = (retryAfter: string) => ({ status: 429, headers: { "Retry-After": retryAfter } });
 
@@ -29,8 +29,17 @@ describe("a GET answered 429 waits for Retry-After and goes again", () => {
   });
 
   it("waits on a timer that keeps no process alive when no sleep is given", async () => {
-    const s = setup({ sleep: undefined });
-    s.server.fail("accounts", limited("1"));
+    const clock = fakeClock();
+    const server = fakeServer({ clock });
+    // No `sleep`: the manager's own timer waits.
+    const auth = createTokenManager({
+      baseUrl: BASE,
+      rcAccessToken: server.parentToken,
+      fetch: server.fetch,
+      clock,
+      logger: recordingLogger().logger,
+    });
+    server.fail("accounts", limited("1"));
     const timers: { ms: number | undefined; timer: NodeJS.Timeout }[] = [];
     const real = globalThis.setTimeout;
     const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation(((
@@ -38,12 +47,12 @@ describe("a GET answered 429 waits for Retry-After and goes again", () => {
       ms?: number,
       ...rest: unknown[]
     ) => {
-      const timer = real(run, ms, ...rest);
+      const timer = real(run, ms, ...rest) as unknown as NodeJS.Timeout;
       timers.push({ ms, timer });
       return timer;
     }) as typeof setTimeout);
     try {
-      const { response } = await s.auth.client().GET("/voice/api/v1/admin/accounts");
+      const { response } = await auth.client().GET("/voice/api/v1/admin/accounts");
       expect(response.status).toBe(200);
     } finally {
       spy.mockRestore();
@@ -51,7 +60,7 @@ describe("a GET answered 429 waits for Retry-After and goes again", () => {
     const waits = timers.filter((t) => t.ms === 1_000);
     expect(waits).toHaveLength(1);
     expect(waits[0]?.timer.hasRef()).toBe(false);
-    expect(s.server.calls.accounts).toBe(2);
+    expect(server.calls.accounts).toBe(2);
   });
 
   it("at most `retries` times, then the 429 goes to the caller", async () => {

@@ -13,6 +13,10 @@ const faults = vi.hoisted(() => ({
   write: undefined as string | undefined,
   /** A new lock, as created by another process between the stale check and the move aside. */
   swapIn: undefined as string | undefined,
+  /** The heartbeat's open of its lock (by flags, not "wx"). */
+  touch: undefined as string | undefined,
+  /** Removing what a takeover leaves: its takeover file and the stale lock moved aside. */
+  cleanup: undefined as string | undefined,
 }));
 
 vi.mock("node:fs/promises", async (importOriginal) => {
@@ -31,7 +35,22 @@ vi.mock("node:fs/promises", async (importOriginal) => {
       }
       return real.rename(from, to);
     },
+    unlink: async (path: string) => {
+      if (faults.cleanup && String(path).endsWith(".takeover")) {
+        throw refuse(faults.cleanup);
+      }
+      return real.unlink(path);
+    },
+    rm: async (path: string, options?: Parameters<typeof real.rm>[1]) => {
+      if (faults.cleanup && String(path).endsWith(".stale")) {
+        throw refuse(faults.cleanup);
+      }
+      return real.rm(path, options);
+    },
     open: async (...args: Parameters<typeof real.open>) => {
+      if (faults.touch && typeof args[1] === "number" && String(args[0]).endsWith(".lock")) {
+        throw refuse(faults.touch);
+      }
       const handle = await real.open(...args);
       if (faults.write && args[1] === "wx" && String(args[0]).endsWith(".lock")) {
         handle.writeFile = async () => {
@@ -51,6 +70,8 @@ afterEach(async () => {
   faults.rename = undefined;
   faults.write = undefined;
   faults.swapIn = undefined;
+  faults.touch = undefined;
+  faults.cleanup = undefined;
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -124,12 +145,55 @@ describe("the lock file when the file system refuses", () => {
     expect(await readdir(dir)).toEqual(["tokens.json.lock"]);
   });
 
+  it("takes over a stale lock even when what the takeover leaves cannot be removed", async () => {
+    const path = join(dir, "tokens.json");
+    await writeFile(`${path}.lock`, "crashed-holder");
+    await age(`${path}.lock`, 60_000);
+    faults.cleanup = "EPERM";
+    expect(await fileStore(path, { lockTimeoutMs: 2_000 }).lock?.(async () => "held")).toBe("held");
+    faults.cleanup = undefined;
+    // Only leftovers of the stale lock, which nothing reads: the lock itself was released.
+    const left = await readdir(dir);
+    expect(left.every((name) => name.endsWith(".takeover") || name.endsWith(".stale"))).toBe(true);
+    expect(left.length).toBeGreaterThan(0);
+    expect(await fileStore(path, { lockTimeoutMs: 0 }).lock?.(async () => "again")).toBe("again");
+  });
+
   it("fails with store_failed at once when the lock cannot be created or its folder made", async () => {
     const long = join(dir, `${"t".repeat(300)}.json`);
     await expect(fileStore(long).lock?.(async () => "held")).rejects.toMatchObject({ code: "store_failed" });
     await writeFile(join(dir, "file"), "");
     const under = join(dir, "file", "tokens.json");
     await expect(fileStore(under).lock?.(async () => "held")).rejects.toMatchObject({ code: "store_failed" });
+  });
+});
+
+describe("the heartbeat when the file system refuses", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const mtimeOf = async (path: string) => (await lstat(path)).mtimeMs;
+
+  it("a touch refused once is forgiven: the next beat touches the lock, and the task's outcome stands", async () => {
+    const path = join(dir, "tokens.json");
+    const held = await fileStore(path, { staleLockMs: 3_000 }).lock?.(async () => {
+      await age(`${path}.lock`, 60_000);
+      const aged = await mtimeOf(`${path}.lock`);
+      faults.touch = "EMFILE";
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(await mtimeOf(`${path}.lock`)).toBe(aged);
+      faults.touch = undefined;
+      await vi.advanceTimersByTimeAsync(1_000);
+      await vi.waitFor(async () => expect(await mtimeOf(`${path}.lock`)).toBeGreaterThan(aged), {
+        timeout: 60_000,
+      });
+      return "held";
+    });
+    expect(held).toBe("held");
+    expect(await readdir(dir)).toEqual([]);
   });
 });
 
