@@ -132,7 +132,7 @@ async function runRecipe(script, env, logFile = "sandbox.log") {
     cwd: project,
     // As in a CI job, `node` is the real binary, first on PATH after the npx above.
     env: { ...process.env, ...env, PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH}` },
-    timeout: 120_000,
+    timeout: 240_000, // beyond the recipe's own two minutes for Prism to answer
   }).catch(async (error) => {
     const log = await readFile(join(project, logFile), "utf8").catch(() => "");
     throw Object.assign(new Error(`${error.message}\n${log}`), { code: error.code });
