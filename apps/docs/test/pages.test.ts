@@ -1,9 +1,9 @@
 // Opens the built pages in Debian's Chromium and holds them to what a reader needs: the reference from
-// disk with the network cut (every operation with its curl and TypeScript samples, both hosts and the
-// downloads on the landing, no schema row "property name*", nothing wider than its box at 1280 and 1440
-// px, no request, no console error), and the getting-started page both from disk (production values)
-// and as `pnpm start` serves it, where its commands run on the sandbox as shown. Screenshots go to
-// test-results/.
+// disk with the network cut (every operation with its curl and TypeScript samples and, with a request
+// body, its Payload panel; both hosts and the downloads on the landing, no schema row "property
+// name*", nothing wider than its box at 1280 and 1440 px, no request, no console error), and the
+// getting-started page both from disk (production values) and as `pnpm start` serves it, where its
+// commands run on the sandbox as shown. Screenshots go to test-results/.
 import { access, mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
@@ -20,6 +20,7 @@ type Operation = {
   summary: string;
   tags: string[];
   servers?: { url: string; variables: Record<string, { default: string }> }[];
+  requestBody?: { content: Record<string, { example?: Record<string, string> }> };
   "x-codeSamples": Sample[];
 };
 
@@ -163,11 +164,25 @@ async function waitForText(page: Page, expected: string[]): Promise<string> {
 }
 
 /**
- * Switches the sample panel in view to `label`. Redoc keeps operations it rendered earlier in the
- * page, each with its own language button, so the one to press is the one on screen.
+ * What the Payload panel of an operation with a request body shows: Redoc's rendering of the body's
+ * example, which for a form is the encoded form.
  */
-async function chooseLanguage(page: Page, label: string) {
-  const current = label === "TypeScript" ? "curl" : "TypeScript";
+function payloadOf(op: Operation): string | undefined {
+  const [type, media] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
+  if (!media?.example) {
+    return undefined;
+  }
+  return type === "application/x-www-form-urlencoded"
+    ? new URLSearchParams(media.example).toString()
+    : JSON.stringify(media.example, null, 2);
+}
+
+/**
+ * Switches the request sample panel in view from `current` to `label` (curl, TypeScript or
+ * Payload). Redoc keeps operations it rendered earlier in the page, each with its own language
+ * button, so the one to press is the one on screen.
+ */
+async function chooseLanguage(page: Page, current: string, label: string) {
   const buttons = page.getByRole("button", { name: current, exact: true });
   const height = page.viewportSize()?.height ?? 900;
   for (let i = 0; i < (await buttons.count()); i++) {
@@ -230,12 +245,28 @@ describe("API reference (dist/reference.html), offline", () => {
           expect(await coveredByCopyButton(page), op.operationId).toEqual([]);
           await page.screenshot({ path: `${artifacts}reference-${op.operationId}-${width}.png` });
 
-          await chooseLanguage(page, "TypeScript");
+          await chooseLanguage(page, "curl", "TypeScript");
           const withTs = await waitForText(page, [sample("TypeScript")]);
           expect(withTs, `${op.operationId}: TypeScript sample`).toContain(flat(sample("TypeScript")));
           expect(await overflowing(page), `${op.operationId} (TypeScript)`).toEqual([]);
           expect(await coveredByCopyButton(page), `${op.operationId} (TypeScript)`).toEqual([]);
-          await chooseLanguage(page, "curl");
+
+          // The request body as Redoc renders it: where a long form value was once cut off.
+          const payload = payloadOf(op);
+          expect(payload === undefined, `${op.operationId}: Payload panel`).toBe(
+            op.requestBody === undefined,
+          );
+          if (payload !== undefined) {
+            await chooseLanguage(page, "TypeScript", "Payload");
+            const withPayload = await waitForText(page, [payload]);
+            expect(withPayload, `${op.operationId}: Payload`).toContain(flat(payload));
+            expect(await overflowing(page), `${op.operationId} (Payload)`).toEqual([]);
+            expect(await coveredByCopyButton(page), `${op.operationId} (Payload)`).toEqual([]);
+            await page.screenshot({ path: `${artifacts}reference-${op.operationId}-payload-${width}.png` });
+            await chooseLanguage(page, "Payload", "curl");
+          } else {
+            await chooseLanguage(page, "TypeScript", "curl");
+          }
         }
       }
       expect(requests).toEqual([]);
@@ -266,6 +297,11 @@ describe("getting started (dist/index.html)", () => {
       expect(samples.join("\n")).not.toMatch(/\$USER\b|\$PASSWORD\b/);
       expect(await page.locator(".sample > button.copy").count()).toBe(samples.length);
       expect(await page.locator('a[href*="@engage-voice/auth"]').count()).toBeGreaterThan(0);
+      // The SDK's first sample is the auth README's first shape: the host named once, auth.client().
+      const sdk = await page.locator('pre[data-sample="typescript"]').first().innerText();
+      expect(sdk).toContain("const client = auth.client();");
+      expect(sdk).not.toContain("createClient");
+      expect(sdk.match(/engage\.ringcentral\.com/g)).toHaveLength(1);
       expect(await page.locator('link[rel="icon"][href^="data:"]').count()).toBe(1);
       expect(await overflowing(page)).toEqual([]);
       expect(await coveredByCopyButton(page, GUIDE_CODE)).toEqual([]);
