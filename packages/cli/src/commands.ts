@@ -9,6 +9,7 @@ import { DEFAULT_BASE_URL, DEFAULT_LEGACY_BASE_URL, tokenFile, writeConfig } fro
 import { type Context, managerOptions, session } from "./context.js";
 import { CliError, EXIT, usageError } from "./exit.js";
 import { ApiAnswerError, safeErrorCode } from "./explain.js";
+import { roleNames } from "./roles.js";
 import { confirm, promptHidden, readStdin, table } from "./terminal.js";
 import { ENV } from "./usage.js";
 
@@ -237,9 +238,7 @@ async function users(ctx: Context): Promise<void> {
   const rows: unknown[][] = [];
   const walk = (list: readonly UserRow[], depth: number) => {
     for (const user of list) {
-      const roles = Array.isArray(user.roles)
-        ? user.roles.map((r) => (r as { roleType?: unknown }).roleType).join(",")
-        : "";
+      const roles = roleNames(user.roles);
       const name = user.fullName ?? `${user.firstName ?? ""} ${user.lastName ?? ""}`.trim();
       rows.push([user.userId, user.userName, `${"  ".repeat(depth)}${name}`, user.enabled, roles]);
       if (Array.isArray(user.children)) {
