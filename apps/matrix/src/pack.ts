@@ -1,8 +1,9 @@
 // Packs each public package as a registry would serve it. `pnpm pack` (not `npm pack`) because it
 // rewrites `workspace:*` to the real versions, which is what a user's npm then resolves.
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { publicPackages as readPublic } from "@engage-voice/test-kit/workspace";
 import { artifactsDir, repoRoot } from "./paths.ts";
 import { runOk } from "./run.ts";
 
@@ -18,44 +19,16 @@ export interface PublicPackage {
 }
 
 /**
- * The public packages, read from the workspace (`pnpm-workspace.yaml`'s folders): a package added
- * there is packed and checked without another list to edit.
+ * The public packages, read from the workspace (`pnpm-workspace.yaml`'s folders) by the test kit's
+ * reader: a package added there is packed and checked without another list to edit.
  */
 export async function publicPackages(): Promise<PublicPackage[]> {
-  const workspace = await readFile(join(repoRoot, "pnpm-workspace.yaml"), "utf8");
-  const globs = [...workspace.matchAll(/^\s+-\s+["']?([\w./*-]+)["']?\s*$/gm)].map((m) => m[1] as string);
-  const dirs: string[] = [];
-  for (const glob of globs.filter((g) => !g.includes(":"))) {
-    if (!glob.endsWith("/*")) {
-      dirs.push(glob);
-    } else {
-      const parent = glob.slice(0, -2);
-      for (const entry of await readdir(join(repoRoot, parent), { withFileTypes: true })) {
-        if (entry.isDirectory()) {
-          dirs.push(`${parent}/${entry.name}`);
-        }
-      }
-    }
-  }
-  const found: PublicPackage[] = [];
-  for (const dir of dirs.sort()) {
-    const file = join(repoRoot, dir, "package.json");
-    if (!existsSync(file)) {
-      continue;
-    }
-    const manifest = JSON.parse(await readFile(file, "utf8")) as {
-      name: string;
-      private?: boolean;
-      types?: string;
-      exports?: unknown;
-    };
-    if (manifest.private === true) {
-      continue;
-    }
-    const esmOnly = !JSON.stringify(manifest.exports ?? {}).includes('"require"');
-    found.push({ name: manifest.name, dir, code: typeof manifest.types === "string", esmOnly });
-  }
-  return found;
+  return (await readPublic(repoRoot)).map(({ name, dir, manifest }) => ({
+    name,
+    dir,
+    code: typeof manifest.types === "string",
+    esmOnly: !JSON.stringify(manifest.exports ?? {}).includes('"require"'),
+  }));
 }
 
 /** The tarball of each public package, by package name. */
