@@ -3,9 +3,30 @@ import * as openapiFetch from "openapi-fetch";
 import { defaultBaseUrls, type LegacyPath, type MainPath } from "./generated/hosts.js";
 import type { components, paths } from "./generated/schema.js";
 import { applyMediaTypes } from "./media-types.js";
+import {
+  ClientOptionsError,
+  callPolicyOf,
+  type PolicyOptions,
+  resolveBaseUrl,
+  unknownOption,
+} from "./options.js";
 
 export type { Client, ClientOptions, Middleware } from "openapi-fetch";
 export { encodeForm, parseBody, ResponseParseError } from "./body.js";
+export {
+  backoffDelay,
+  type CallOptions,
+  type CallPolicy,
+  callDefaults,
+  defaultLogger,
+  idempotentMethods,
+  type Logger,
+  RequestTimeoutError,
+  retriedStatuses,
+  runCall,
+  type Sleep,
+  sleep,
+} from "./call-policy.js";
 export {
   defaultBaseUrls,
   type LegacyPath,
@@ -14,8 +35,18 @@ export {
   operationTable,
 } from "./generated/hosts.js";
 export type { components, operations, paths } from "./generated/schema.js";
+export { GUARDED } from "./media-types.js";
 export { type Operation, operation } from "./operation.js";
+export {
+  ClientOptionsError,
+  callLimits,
+  callPolicyOf,
+  type PolicyOptions,
+  unknownOption,
+  wholeNumber,
+} from "./options.js";
 export { pathTemplateOf } from "./path-templates.js";
+export { MAX_RETRY_AFTER_MS, retryAfterMs } from "./retry-after.js";
 
 type Schemas = components["schemas"];
 
@@ -47,51 +78,57 @@ export type LegacyPaths = Pick<paths, LegacyPath>;
 export type EngageVoiceClient = Client<MainPaths>;
 export type LegacyClient = Client<LegacyPaths>;
 
-/**
- * Raised for options that cannot work, before any request is made. `code` is `invalid_options`, as
- * `@engage-voice/auth`'s option errors: one check covers both packages. The message names the option
- * and what it accepts, and never quotes a credential.
- */
-export class ClientOptionsError extends TypeError {
-  override readonly name = "ClientOptionsError";
-  readonly code = "invalid_options";
-}
+/** Every option `createClient` and `createLegacyClient` take: openapi-fetch's, fetch's own, the call policy's. */
+const clientOptionNames = [
+  "baseUrl",
+  "fetch",
+  "Request",
+  "headers",
+  "querySerializer",
+  "bodySerializer",
+  "pathSerializer",
+  "requestInitExt",
+  "cache",
+  "credentials",
+  "integrity",
+  "keepalive",
+  "mode",
+  "priority",
+  "redirect",
+  "referrer",
+  "referrerPolicy",
+  "signal",
+  "window",
+  "duplex",
+  "dispatcher",
+  "timeoutMs",
+  "maxRetries",
+  "logger",
+  "clock",
+  "sleep",
+  "random",
+] as const;
 
-/**
- * The origin of a base URL. The document's paths start at the host root, so a path, query or
- * fragment would send the bearer token to a wrong place on the host; a user name or password would
- * make every later call fail with a fetch error that quotes it.
- */
-function resolveBaseUrl(options: unknown, fallback: string): string {
+/** openapi-fetch's options, and the call policy: `timeoutMs`, `maxRetries`, `logger` and test hooks. */
+export type EngageVoiceClientOptions = ClientOptions & PolicyOptions;
+
+function build<P extends {}>(options: EngageVoiceClientOptions, fallback: string, call: string): Client<P> {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new ClientOptionsError("The client's options must be an object, such as { baseUrl }");
   }
-  const { baseUrl } = options as ClientOptions;
-  if (baseUrl !== undefined && typeof baseUrl !== "string") {
-    throw new ClientOptionsError("baseUrl must be a string such as https://engage.ringcentral.com");
+  const unknown = unknownOption(options, clientOptionNames, call);
+  if (unknown) {
+    throw new ClientOptionsError(unknown);
   }
-  const value = baseUrl ?? fallback;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ClientOptionsError("baseUrl must be an absolute URL such as https://engage.ringcentral.com");
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new ClientOptionsError(`baseUrl must use https: or http:, not ${url.protocol}`);
-  }
-  if (url.username || url.password) {
-    throw new ClientOptionsError(
-      `baseUrl must not contain a username or password: give the origin alone, such as ${url.origin}, and send credentials in headers`,
-    );
-  }
-  // An empty query or fragment (`https://host/?`) leaves `search` and `hash` empty: the text shows it.
-  if (url.pathname !== "/" || url.search || url.hash || /[?#]/.test(value)) {
-    throw new ClientOptionsError(
-      `baseUrl must be an origin without a path, query or fragment, such as ${url.origin}: the API's paths start at the host root`,
-    );
-  }
-  return url.origin;
+  const { timeoutMs, maxRetries, logger, clock, sleep, random, ...rest } = options;
+  const policy = callPolicyOf({ timeoutMs, maxRetries, logger, clock, sleep, random } as PolicyOptions);
+  const baseUrl = resolveBaseUrl(options.baseUrl, fallback);
+  // Looked up on each call, as openapi-fetch does when it is given none: a fetch installed later counts.
+  const fetch = rest.fetch ?? ((request: Request) => globalThis.fetch(request));
+  return applyMediaTypes(createOpenApiClient<P>({ ...rest, baseUrl }), policy, {
+    fetch: fetch as (request: Request, ext?: unknown) => Promise<Response>,
+    signal: rest.signal ?? undefined,
+  });
 }
 
 /**
@@ -99,9 +136,8 @@ function resolveBaseUrl(options: unknown, fallback: string): string {
  * accounts and users. `baseUrl` defaults to `https://engage.ringcentral.com`; every other
  * openapi-fetch option passes through.
  */
-export function createClient(options: ClientOptions = {}): EngageVoiceClient {
-  const baseUrl = resolveBaseUrl(options, defaultBaseUrls.main);
-  return applyMediaTypes(createOpenApiClient<MainPaths>({ ...options, baseUrl }));
+export function createClient(options: EngageVoiceClientOptions = {}): EngageVoiceClient {
+  return build<MainPaths>(options, defaultBaseUrls.main, "createClient()");
 }
 
 /**
@@ -111,9 +147,8 @@ export function createClient(options: ClientOptions = {}): EngageVoiceClient {
  * @deprecated The deprecated host will stop working at a date not yet announced; use
  * {@link createClient} with the token exchange.
  */
-export function createLegacyClient(options: ClientOptions = {}): LegacyClient {
-  const baseUrl = resolveBaseUrl(options, defaultBaseUrls.legacy);
-  return applyMediaTypes(createOpenApiClient<LegacyPaths>({ ...options, baseUrl }));
+export function createLegacyClient(options: EngageVoiceClientOptions = {}): LegacyClient {
+  return build<LegacyPaths>(options, defaultBaseUrls.legacy, "createLegacyClient()");
 }
 
 /** Narrows an `error` of a call to the platform's JSON error body. */

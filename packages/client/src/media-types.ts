@@ -1,11 +1,19 @@
 import { encodeForm, FORM_CONTENT_TYPE, parseBody } from "./body.js";
+import { type CallPolicy, runCall } from "./call-policy.js";
 import { formOperations } from "./generated/hosts.js";
+import { callPolicyOf, type PolicyOptions } from "./options.js";
 
 type Init = { headers?: unknown; parseAs?: string; bodySerializer?: unknown; [key: string]: unknown };
 type Result = { data?: unknown; error?: unknown; response: Response };
 type Send = (url: string, init?: Init) => Promise<Result>;
 
 const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
+
+/**
+ * Set on each Request a client sends (openapi-fetch copies unknown init keys onto it): a fetch that
+ * guards calls itself (`auth.fetch`) leaves one already under a client's deadline and retries alone.
+ */
+export const GUARDED = "engageVoiceGuarded";
 
 function hasContentType(headers: unknown): boolean {
   if (!headers) {
@@ -33,28 +41,87 @@ function withFormContentType(headers: unknown): unknown {
 /**
  * Applies what the document says about each operation's media types, which openapi-fetch leaves to
  * the caller: form operations are sent form-encoded, and success bodies are parsed by their
- * Content-Type. A caller's own Content-Type, `bodySerializer` or `parseAs` always wins.
+ * Content-Type. A caller's own Content-Type, `bodySerializer` or `parseAs` always wins. The call runs
+ * under its policy (deadline, abort, retries); the body is read before the deadline is disarmed,
+ * unless the caller asked for the stream, which the deadline then goes on guarding.
  */
-async function send(original: Send, method: string, url: string, init: Init = {}): Promise<Result> {
-  let next = init;
+async function send(
+  original: Send,
+  policy: CallPolicy,
+  client: ClientDefaults,
+  method: string,
+  url: string,
+  init: Init = {},
+): Promise<Result> {
+  const { timeoutMs, maxRetries, ...rest } = init;
+  let next: Init = rest;
   if (formOperations[url]?.includes(method.toLowerCase()) && !hasContentType(init.headers)) {
     next = { bodySerializer: encodeForm, ...next, headers: withFormContentType(init.headers) };
   }
-  if (next.parseAs !== undefined) {
-    return original(url, next);
+  const own =
+    timeoutMs === undefined && maxRetries === undefined
+      ? policy
+      : callPolicyOf({ timeoutMs, maxRetries } as PolicyOptions, policy);
+  const given = next.parseAs;
+  const viaFetch = (init.fetch as FetchWithExt | undefined) ?? client.fetch;
+  // The Request follows the call's signal only while something refers to it (undici links them
+  // weakly): held here until the call ends, or by its body while the caller reads the stream.
+  const held: Request[] = [];
+  const fetch: FetchWithExt = (request, ext) => {
+    held.push(request);
+    return viaFetch(request, ext);
+  };
+  try {
+    return await runCall(
+      `${method} ${url}`,
+      method,
+      own,
+      (init.signal as AbortSignal | undefined) ?? client.signal,
+      async (signal) => {
+        const result = await original(url, {
+          ...next,
+          parseAs: given ?? "stream",
+          signal,
+          fetch,
+          [GUARDED]: true,
+        });
+        if (given !== undefined) {
+          if (result.response.body) {
+            streamsHold.set(result.response.body, held.slice());
+          }
+          return result;
+        }
+        if (!result.response.ok || result.data == null) {
+          return "error" in result ? result : { data: undefined, response: result.response };
+        }
+        return { data: await parseBody(result.response), response: result.response };
+      },
+      given === "stream",
+    );
+  } finally {
+    held.length = 0;
   }
-  const result = await original(url, { ...next, parseAs: "stream" });
-  if (!result.response.ok || result.data == null) {
-    return "error" in result ? result : { data: undefined, response: result.response };
-  }
-  return { data: await parseBody(result.response), response: result.response };
 }
 
-export function applyMediaTypes<C extends object>(client: C): C {
+type FetchWithExt = (request: Request, ext?: unknown) => Promise<Response>;
+const streamsHold = new WeakMap<object, Request[]>();
+
+/** What a client's calls fall back to: its fetch and its signal. */
+export interface ClientDefaults {
+  fetch: FetchWithExt;
+  signal: AbortSignal | undefined;
+}
+
+/** Wraps every method of an openapi-fetch client with {@link send}. */
+export function applyMediaTypes<C extends object>(
+  client: C,
+  policy: CallPolicy,
+  defaults: ClientDefaults,
+): C {
   const methods = client as unknown as Record<string, Send>;
   for (const method of METHODS) {
     const original = methods[method] as Send;
-    methods[method] = (url, init) => send(original, method, url, init);
+    methods[method] = (url, init) => send(original, policy, defaults, method, url, init);
   }
   const request = (client as unknown as { request: unknown }).request as (
     method: string,
@@ -62,6 +129,6 @@ export function applyMediaTypes<C extends object>(client: C): C {
     init?: Init,
   ) => Promise<Result>;
   (client as unknown as { request: typeof request }).request = (method, url, init) =>
-    send((u, i) => request(method, u, i), method, url, init);
+    send((u, i) => request(method, u, i), policy, defaults, method.toUpperCase(), url, init);
   return client;
 }

@@ -1,0 +1,215 @@
+import { retryAfterMs } from "./retry-after.js";
+
+/**
+ * What every API call gets unless its client or the call itself says otherwise. `timeoutMs` is one
+ * deadline over the whole call: every try, the waits between them, the headers and the body.
+ */
+export const callDefaults = {
+  timeoutMs: 30_000,
+  maxRetries: 2,
+  /** A `Retry-After` longer than this is not waited for: the answer goes to the caller at once. */
+  maxRetryWaitMs: 60_000,
+  /** Backoff without `Retry-After`: between half and all of `firstRetryMs × 2^retry`, at most `maxRetryDelayMs`. */
+  firstRetryMs: 500,
+  maxRetryDelayMs: 8_000,
+} as const;
+
+/** Answers worth another try of an idempotent call: the server says it may work later. */
+export const retriedStatuses: readonly number[] = [408, 429, 500, 502, 503, 504];
+
+/**
+ * Methods tried again. DELETE is idempotent by RFC 9110: the one this API has (a permanent token)
+ * leaves the same state however often it lands. POST never is: a token call or a created API token
+ * must not happen twice.
+ */
+export const idempotentMethods: readonly string[] = ["GET", "HEAD", "OPTIONS", "DELETE"];
+
+/** Per client or per call (`client.GET(path, { timeoutMs, maxRetries })`). */
+export interface CallOptions {
+  /** The deadline of a call, over every try and wait, headers and body. Default 30 000 ms. */
+  timeoutMs?: number;
+  /** Further tries of an idempotent call after a 408, 429, 5xx or no answer. Default 2; 0 turns retries off. */
+  maxRetries?: number;
+}
+
+/** Where log lines go. Every method is optional; lines never hold a secret. */
+export interface Logger {
+  debug?(message: string): void;
+  info?(message: string): void;
+  warn?(message: string): void;
+  error?(message: string): void;
+}
+
+/** A wait that ends early, with the signal's reason, when `signal` aborts. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export interface CallPolicy extends Required<CallOptions> {
+  maxRetryWaitMs: number;
+  logger: Logger;
+  now: () => number;
+  sleep: Sleep;
+  random: () => number;
+}
+
+/** A call that did not end within its deadline. Names the operation and the deadline, never a value. */
+export class RequestTimeoutError extends Error {
+  override readonly name = "RequestTimeoutError";
+  readonly code = "request_timeout";
+  readonly timeoutMs: number;
+  constructor(what: string, timeoutMs: number) {
+    super(
+      `${what} did not finish within ${timeoutMs} ms: give it more time with timeoutMs, or check that the host answers`,
+    );
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * Waits `ms` on a timer that keeps the process alive, since a caller awaits it; an abort ends the
+ * wait at once. (A timer for background work must not hold a process open; this one is not that.)
+ */
+export const sleep: Sleep = (ms, signal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", stop, { once: true });
+  });
+
+/** An injected sleep may not listen to the signal: the abort still ends the wait. */
+function abortableSleep(wait: Sleep, ms: number, signal: AbortSignal): Promise<void> {
+  if (wait === sleep) {
+    return sleep(ms, signal);
+  }
+  return new Promise<void>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener("abort", stop, { once: true });
+    wait(ms, signal).then(
+      () => {
+        signal.removeEventListener("abort", stop);
+        resolve();
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", stop);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Exponential backoff with jitter, never shorter than a `Retry-After` the server gave. */
+export function backoffDelay(
+  retry: number,
+  random: () => number,
+  retryAfter = 0,
+  { firstMs, maxMs }: { firstMs: number; maxMs: number } = {
+    firstMs: callDefaults.firstRetryMs,
+    maxMs: callDefaults.maxRetryDelayMs,
+  },
+): number {
+  const cap = Math.min(firstMs * 2 ** retry, maxMs);
+  return Math.max(cap / 2 + (random() * cap) / 2, retryAfter);
+}
+
+/**
+ * `console` for warnings and errors; with `ENGAGE_VOICE_LOG=debug` in the environment (where there is
+ * one), debug lines too. Everything goes to stderr, so a program's own output stays clean.
+ */
+export function defaultLogger(): Logger {
+  const level = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+    ?.ENGAGE_VOICE_LOG;
+  return {
+    // biome-ignore lint/suspicious/noConsole: the documented default logger
+    ...(level === "debug" ? { debug: (message: string) => console.error(message) } : {}),
+    // biome-ignore lint/suspicious/noConsole: the documented default logger
+    warn: (message) => console.warn(message),
+    // biome-ignore lint/suspicious/noConsole: the documented default logger
+    error: (message) => console.error(message),
+  };
+}
+
+/** A fetch failure with no answer: the Fetch standard rejects with a plain TypeError. */
+const noAnswer = (error: unknown) => (error as Error | null)?.name === "TypeError";
+
+/**
+ * Runs one call under its policy: one deadline, the caller's abort, and further tries of an
+ * idempotent call after a 408, 429, 5xx or no answer, waiting `Retry-After` (when not longer than
+ * `maxRetryWaitMs`) or a backoff. `send` makes one try with the signal it is given; `keep` is true
+ * when the caller reads the body after this returns, so the deadline stays armed for it.
+ */
+export async function runCall<R extends { response: Response }>(
+  what: string,
+  method: string,
+  policy: CallPolicy,
+  callerSignal: AbortSignal | null | undefined,
+  send: (signal: AbortSignal) => Promise<R>,
+  keep = false,
+): Promise<R> {
+  callerSignal?.throwIfAborted();
+  const { logger, now } = policy;
+  const controller = new AbortController();
+  const { signal } = controller;
+  const follow = () => controller.abort(callerSignal?.reason);
+  callerSignal?.addEventListener("abort", follow, { once: true });
+  const started = now();
+  // Closure-held, so it fires even when nothing else refers to the signal; unref'd, since a try in
+  // flight or a wait (a ref'd timer) keeps the process alive while the call is awaited.
+  const timer = setTimeout(
+    () => controller.abort(new RequestTimeoutError(what, policy.timeoutMs)),
+    policy.timeoutMs,
+  );
+  (timer as { unref?: () => void }).unref?.();
+  let armed = false;
+  try {
+    for (let retry = 0; ; retry++) {
+      let result: R | undefined;
+      let failure: unknown;
+      try {
+        result = await send(signal);
+      } catch (error) {
+        if (signal.aborted) {
+          throw signal.reason;
+        }
+        failure = error;
+      }
+      const status = result?.response.status;
+      logger.debug?.(`${what} ${status ?? "got no answer"} in ${Math.round(now() - started)} ms`);
+      const transient = result ? retriedStatuses.includes(status as number) : noAnswer(failure);
+      let wait = result && transient ? retryAfterMs(result.response, now()) : undefined;
+      const enough = retry >= policy.maxRetries || !idempotentMethods.includes(method);
+      if (!transient || enough || (wait ?? 0) > policy.maxRetryWaitMs) {
+        if (result) {
+          armed = keep;
+          return result;
+        }
+        throw failure;
+      }
+      wait = backoffDelay(retry, policy.random, wait);
+      // A wait that would end past the deadline is not worth starting: the caller hears now.
+      if (now() - started + wait >= policy.timeoutMs) {
+        if (result) {
+          return result;
+        }
+        throw failure;
+      }
+      logger.warn?.(
+        `${what} ${status ? `answered ${status}` : "got no answer"}: trying again in ${Math.round(wait)} ms (retry ${retry + 1} of ${policy.maxRetries})`,
+      );
+      await abortableSleep(policy.sleep, wait, signal);
+    }
+  } finally {
+    if (!armed) {
+      clearTimeout(timer);
+    }
+    callerSignal?.removeEventListener("abort", follow);
+  }
+}

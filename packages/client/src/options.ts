@@ -1,0 +1,150 @@
+import {
+  type CallOptions,
+  type CallPolicy,
+  callDefaults,
+  defaultLogger,
+  type Logger,
+  type Sleep,
+  sleep,
+} from "./call-policy.js";
+
+/**
+ * Raised for options that cannot work, before any request is made. `code` is `invalid_options`, as
+ * `@engage-voice/auth`'s option errors: one check covers both packages. The message names the option
+ * and what it accepts, and never quotes a credential.
+ */
+export class ClientOptionsError extends TypeError {
+  override readonly name = "ClientOptionsError";
+  readonly code = "invalid_options";
+}
+
+/** Edit distance, for "did you mean": the options are a few dozen short names. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(
+        (row[j] as number) + 1,
+        (next[j - 1] as number) + 1,
+        (row[j - 1] as number) + (a[i - 1]?.toLowerCase() === b[j - 1]?.toLowerCase() ? 0 : 1),
+      );
+    }
+    row = next;
+  }
+  return row[b.length] as number;
+}
+
+/**
+ * The first name of `given` that `known` does not hold, as a message that names the nearest known
+ * one: a misspelt option (`baseURL`) would otherwise be ignored in silence, and the call would go to
+ * the default host. Only names are quoted, never values.
+ */
+export function unknownOption(given: object, known: readonly string[], call: string): string | undefined {
+  for (const name of Object.keys(given)) {
+    if (known.includes(name)) {
+      continue;
+    }
+    const nearest = known.reduce((best, candidate) =>
+      distance(name, candidate) < distance(name, best) ? candidate : best,
+    );
+    const hint =
+      distance(name, nearest) <= Math.max(2, nearest.length / 3) ? `: did you mean ${nearest}?` : "";
+    return `${call} has no option ${JSON.stringify(name.slice(0, 40))}${hint} (it takes ${known.join(", ")})`;
+  }
+  return undefined;
+}
+
+/** A whole number within [least, most], or `fallback` when absent. */
+export function wholeNumber(
+  name: string,
+  value: unknown,
+  fallback: number,
+  least: number,
+  most: number,
+): number {
+  if (value === undefined) {
+    return fallback;
+  }
+  if (!Number.isInteger(value) || (value as number) < least || (value as number) > most) {
+    throw new ClientOptionsError(`${name} must be a whole number from ${least} to ${most}`);
+  }
+  return value as number;
+}
+
+/** The longest deadline and the most retries a client or a call may ask for. */
+export const callLimits = { timeoutMs: 3_600_000, maxRetries: 10 } as const;
+
+/** What a client's own options may set beside openapi-fetch's: the call policy and its test hooks. */
+export interface PolicyOptions extends CallOptions {
+  /** Gets retries (`warn`) and, with `ENGAGE_VOICE_LOG=debug`, a line per try (`debug`). Default: console. */
+  logger?: Logger;
+  /** Defaults to `Date`: read for `Retry-After` dates and the deadline's accounting. */
+  clock?: { now(): number };
+  /** The wait between tries; defaults to a timer that ends early on abort. */
+  sleep?: Sleep;
+  /** A number in [0, 1) for the backoff's jitter; defaults to `Math.random`. */
+  random?: () => number;
+}
+
+/** A call's own `timeoutMs` and `maxRetries` over its client's. */
+export function callPolicyOf(given: PolicyOptions, base?: CallPolicy): CallPolicy {
+  const fallback = base ?? callDefaults;
+  const policy = {
+    timeoutMs: wholeNumber("timeoutMs", given.timeoutMs, fallback.timeoutMs, 1, callLimits.timeoutMs),
+    maxRetries: wholeNumber("maxRetries", given.maxRetries, fallback.maxRetries, 0, callLimits.maxRetries),
+    maxRetryWaitMs: callDefaults.maxRetryWaitMs,
+  };
+  if (base) {
+    return { ...base, ...policy };
+  }
+  const clock = given.clock ?? Date;
+  for (const name of ["sleep", "random"] as const) {
+    if (given[name] !== undefined && typeof given[name] !== "function") {
+      throw new ClientOptionsError(`${name} must be a function`);
+    }
+  }
+  if (typeof clock?.now !== "function") {
+    throw new ClientOptionsError("clock must be an object with now() (Date fits)");
+  }
+  return {
+    ...policy,
+    logger: given.logger ?? defaultLogger(),
+    now: () => clock.now(),
+    sleep: given.sleep ?? sleep,
+    random: given.random ?? Math.random,
+  };
+}
+
+/**
+ * The origin of a base URL. The document's paths start at the host root, so a path, query or
+ * fragment would send the bearer token to a wrong place on the host; a user name or password would
+ * make every later call fail with a fetch error that quotes it.
+ */
+export function resolveBaseUrl(baseUrl: unknown, fallback: string): string {
+  if (baseUrl !== undefined && typeof baseUrl !== "string") {
+    throw new ClientOptionsError("baseUrl must be a string such as https://engage.ringcentral.com");
+  }
+  const value = baseUrl ?? fallback;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ClientOptionsError("baseUrl must be an absolute URL such as https://engage.ringcentral.com");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new ClientOptionsError(`baseUrl must use https: or http:, not ${url.protocol}`);
+  }
+  if (url.username || url.password) {
+    throw new ClientOptionsError(
+      `baseUrl must not contain a username or password: give the origin alone, such as ${url.origin}, and send credentials in headers`,
+    );
+  }
+  // An empty query or fragment (`https://host/?`) leaves `search` and `hash` empty: the text shows it.
+  if (url.pathname !== "/" || url.search || url.hash || /[?#]/.test(value)) {
+    throw new ClientOptionsError(
+      `baseUrl must be an origin without a path, query or fragment, such as ${url.origin}: the API's paths start at the host root`,
+    );
+  }
+  return url.origin;
+}

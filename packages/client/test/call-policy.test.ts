@@ -1,0 +1,318 @@
+// The call policy of every client: one deadline, the caller's abort, retries of idempotent calls.
+// Waits go through an injected sleep, so no test waits on the wall clock for a retry.
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  ClientOptionsError,
+  callDefaults,
+  createClient,
+  createLegacyClient,
+  MAX_RETRY_AFTER_MS,
+  RequestTimeoutError,
+  retriedStatuses,
+  retryAfterMs,
+} from "../src/index.js";
+import { stubFetch } from "./stub-fetch.js";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+const USERS = "/voice/api/v1/admin/users";
+
+/** Answers in turn; the last one repeats. */
+function answers(...list: (() => Response | Promise<Response>)[]) {
+  let i = 0;
+  return stubFetch(() => (list[Math.min(i++, list.length - 1)] as () => Response)());
+}
+
+/** A sleep that records each wait and returns at once. */
+function recordingSleep() {
+  const waits: number[] = [];
+  return { waits, sleep: async (ms: number) => void waits.push(ms) };
+}
+
+const quiet = { logger: {}, random: () => 0 };
+
+describe("retries", () => {
+  it.each(retriedStatuses)(
+    "a GET answered %i goes again, with backoff, and gets the success",
+    async (status) => {
+      const { fetch, requests } = answers(
+        () => new Response("busy", { status }),
+        () => new Response("busy", { status }),
+        () => Response.json([{ userId: 1 }]),
+      );
+      const { waits, sleep } = recordingSleep();
+      const { data, response } = await createClient({ fetch, sleep, ...quiet }).GET(USERS);
+      expect(response.status).toBe(200);
+      expect(data).toEqual([{ userId: 1 }]);
+      expect(requests).toHaveLength(3);
+      // random() = 0: half of firstRetryMs × 2^retry.
+      expect(waits).toEqual([callDefaults.firstRetryMs / 2, callDefaults.firstRetryMs]);
+    },
+  );
+
+  it("a connection failure on a GET goes again", async () => {
+    const { fetch, requests } = answers(
+      () => Promise.reject(new TypeError("fetch failed")),
+      () => Response.json([]),
+    );
+    const { sleep } = recordingSleep();
+    const { response } = await createClient({ fetch, sleep, ...quiet }).GET(USERS);
+    expect(response.status).toBe(200);
+    expect(requests).toHaveLength(2);
+  });
+
+  it("a DELETE of a permanent token goes again; a POST never does", async () => {
+    const { fetch, requests } = answers(() => new Response("", { status: 503 }));
+    const { sleep } = recordingSleep();
+    const legacy = createLegacyClient({ fetch, sleep, ...quiet });
+    await legacy.DELETE("/voice/api/v1/admin/token/{apiToken}", { params: { path: { apiToken: "a:1" } } });
+    expect(requests).toHaveLength(1 + callDefaults.maxRetries);
+    requests.length = 0;
+    const { response } = await legacy.POST("/voice/api/v1/admin/token");
+    expect(response.status).toBe(503);
+    expect(requests).toHaveLength(1);
+  });
+
+  it("stops after maxRetries and hands the last answer over", async () => {
+    const { fetch, requests } = answers(() => new Response("", { status: 502 }));
+    const { sleep } = recordingSleep();
+    const { response } = await createClient({ fetch, sleep, ...quiet, maxRetries: 4 }).GET(USERS);
+    expect(response.status).toBe(502);
+    expect(requests).toHaveLength(5);
+  });
+
+  it("is off with maxRetries 0, on the client or on one call", async () => {
+    const { fetch, requests } = answers(() => new Response("", { status: 503 }));
+    const { sleep } = recordingSleep();
+    await createClient({ fetch, sleep, ...quiet, maxRetries: 0 }).GET(USERS);
+    expect(requests).toHaveLength(1);
+    await createClient({ fetch, sleep, ...quiet }).GET(USERS, { maxRetries: 0 });
+    expect(requests).toHaveLength(2);
+  });
+
+  it("a 4xx other than 408 and 429 is not tried again", async () => {
+    const { fetch, requests } = answers(() => new Response("Jwt is expired", { status: 401 }));
+    await createClient({ fetch, ...quiet }).GET(USERS);
+    expect(requests).toHaveLength(1);
+  });
+
+  it("waits Retry-After when given, and not at all when it is longer than maxRetryWaitMs", async () => {
+    const { fetch, requests } = answers(
+      () => new Response("", { status: 429, headers: { "Retry-After": "3" } }),
+      () => Response.json([]),
+    );
+    const { waits, sleep } = recordingSleep();
+    await createClient({ fetch, sleep, ...quiet }).GET(USERS);
+    expect(waits).toEqual([3_000]);
+    expect(requests).toHaveLength(2);
+
+    const longer = String(callDefaults.maxRetryWaitMs / 1000 + 1);
+    const slow = answers(() => new Response("", { status: 429, headers: { "Retry-After": longer } }));
+    const { response } = await createClient({ fetch: slow.fetch, sleep, ...quiet }).GET(USERS);
+    expect(response.status).toBe(429);
+    expect(slow.requests).toHaveLength(1);
+  });
+
+  it("does not start a wait that would end past the deadline", async () => {
+    const { fetch, requests } = answers(
+      () => new Response("", { status: 503, headers: { "Retry-After": "20" } }),
+    );
+    const { waits, sleep } = recordingSleep();
+    const { response } = await createClient({ fetch, sleep, ...quiet, timeoutMs: 10_000 }).GET(USERS);
+    expect(response.status).toBe(503);
+    expect(waits).toEqual([]);
+    expect(requests).toHaveLength(1);
+  });
+
+  it("logs each retry with the operation's path template, never its values", async () => {
+    const lines: string[] = [];
+    const { fetch } = answers(
+      () => new Response("", { status: 503 }),
+      () => new Response("true", { headers: { "Content-Type": "text/plain" } }),
+    );
+    const { sleep } = recordingSleep();
+    await createLegacyClient({
+      fetch,
+      sleep,
+      random: () => 0,
+      logger: { warn: (l) => lines.push(l) },
+    }).DELETE("/voice/api/v1/admin/token/{apiToken}", {
+      params: { path: { apiToken: "aws80:SECRET-TOKEN" } },
+    });
+    expect(lines).toEqual([
+      "DELETE /voice/api/v1/admin/token/{apiToken} answered 503: trying again in 250 ms (retry 1 of 2)",
+    ]);
+  });
+});
+
+describe("Retry-After", () => {
+  const at = (value: string, date?: string) =>
+    retryAfterMs(
+      new Response(null, { headers: { "Retry-After": value, ...(date ? { Date: date } : {}) } }),
+      0,
+    );
+
+  it.each([
+    ["0", 0],
+    ["7", 7_000],
+    ["3600", 3_600_000],
+    ["9999999999", MAX_RETRY_AFTER_MS],
+    ["99999999999", MAX_RETRY_AFTER_MS],
+    ["999999999999999999999999", MAX_RETRY_AFTER_MS],
+  ])("reads %j seconds as %i ms: a longer wait never reads as a shorter one", (value, ms) => {
+    expect(at(value)).toBe(ms);
+  });
+
+  it("reads a date against the answer's own Date", () => {
+    expect(at("Wed, 21 Oct 2026 07:28:30 GMT", "Wed, 21 Oct 2026 07:28:00 GMT")).toBe(30_000);
+  });
+
+  it.each(["", "-5", "1.5", "7, 8", "soon"])("reads %j as unknown", (value) => {
+    expect(at(value)).toBeUndefined();
+  });
+});
+
+const servers: { close(): void; closeAllConnections(): void }[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+/** A server on 127.0.0.1 whose answers are written by `handler`: nothing ends unless it says so. */
+async function listen(handler: (response: ServerResponse) => void): Promise<string> {
+  const server = createServer((request, response) => {
+    request.resume();
+    handler(response);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe("the deadline", () => {
+  it("ends a call whose host never answers, naming the operation and the deadline", async () => {
+    const baseUrl = await listen(() => {});
+    const call = createClient({ baseUrl, ...quiet, timeoutMs: 300 }).GET(USERS);
+    await expect(call).rejects.toThrow(RequestTimeoutError);
+    await expect(call).rejects.toThrow(`GET ${USERS} did not finish within 300 ms`);
+  });
+
+  it("covers the body: headers at once and a body that drips for ever time out, while the collector runs", async () => {
+    const baseUrl = await listen((response) => {
+      response.writeHead(200, { "Content-Type": "application/json" });
+      response.write("[");
+      const timer = setInterval(() => response.write(" "), 50);
+      response.on("close", () => clearInterval(timer));
+    });
+    let settled = false;
+    const call = createClient({ baseUrl, ...quiet, timeoutMs: 400 })
+      .GET(USERS)
+      .finally(() => {
+        settled = true;
+      });
+    while (!settled) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await expect(call).rejects.toThrow(RequestTimeoutError);
+  });
+
+  it("a call's own timeoutMs wins over its client's", async () => {
+    const baseUrl = await listen(() => {});
+    const call = createClient({ baseUrl, ...quiet, timeoutMs: 600_000 }).GET(USERS, { timeoutMs: 200 });
+    await expect(call).rejects.toMatchObject({ name: "RequestTimeoutError", timeoutMs: 200 });
+  });
+
+  it("covers the waits between tries", async () => {
+    const { fetch } = answers(() => new Response("", { status: 503 }));
+    // A wait that never ends on its own: only the deadline can end the call.
+    const sleep = () => new Promise<void>(() => {});
+    const call = createClient({ fetch, sleep, ...quiet, timeoutMs: 300 }).GET(USERS);
+    await expect(call).rejects.toThrow(RequestTimeoutError);
+  });
+});
+
+describe("abort", () => {
+  it("the caller's signal ends a retry wait at once", async () => {
+    const { fetch, requests } = answers(() => new Response("", { status: 503 }));
+    const controller = new AbortController();
+    const sleep = () => {
+      controller.abort();
+      return new Promise<void>(() => {});
+    };
+    const call = createClient({ fetch, sleep, ...quiet }).GET(USERS, { signal: controller.signal });
+    await expect(call).rejects.toMatchObject({ name: "AbortError" });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("the caller's signal ends the wait for the answer", async () => {
+    const baseUrl = await listen(() => {});
+    const controller = new AbortController();
+    const call = createClient({ baseUrl, ...quiet }).GET(USERS, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(call).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("an aborted signal sends nothing", async () => {
+    const { fetch, requests } = stubFetch();
+    const call = createClient({ fetch, ...quiet }).GET(USERS, { signal: AbortSignal.abort() });
+    await expect(call).rejects.toMatchObject({ name: "AbortError" });
+    expect(requests).toHaveLength(0);
+  });
+});
+
+describe("options", () => {
+  it.each([
+    [{ baseURL: "http://127.0.0.1:1" }, /no option "baseURL": did you mean baseUrl\?/],
+    [{ timeout: 5 }, /no option "timeout": did you mean timeoutMs\?/],
+    [{ retries: 1 }, /no option "retries": did you mean maxRetries\?/],
+  ])("refuse %j, naming the nearest known option", (options, message) => {
+    expect(() => createClient(options as never)).toThrow(ClientOptionsError);
+    expect(() => createClient(options as never)).toThrow(message);
+    expect(() => createLegacyClient(options as never)).toThrow(message);
+  });
+
+  it.each([{ timeoutMs: 0 }, { timeoutMs: 1.5 }, { maxRetries: -1 }, { maxRetries: 11 }])(
+    "refuse %j",
+    (options) => {
+      expect(() => createClient(options)).toThrow(ClientOptionsError);
+    },
+  );
+
+  it("refuse a call's own out-of-range timeoutMs before anything is sent", async () => {
+    const { fetch, requests } = stubFetch();
+    await expect(createClient({ fetch, ...quiet }).GET(USERS, { timeoutMs: -1 })).rejects.toThrow(
+      ClientOptionsError,
+    );
+    expect(requests).toHaveLength(0);
+  });
+});
+
+describe("debug output", () => {
+  it("one line per try, with the path template, the status and the duration", async () => {
+    const lines: string[] = [];
+    const { fetch } = answers(
+      () => new Response("", { status: 503 }),
+      () => Response.json([]),
+    );
+    let now = 0;
+    const sleep = async (ms: number) => {
+      now += ms;
+    };
+    await createClient({
+      fetch,
+      sleep,
+      random: () => 0,
+      clock: { now: () => now },
+      logger: { debug: (l) => lines.push(l) },
+    }).GET(USERS);
+    expect(lines).toEqual([`GET ${USERS} 503 in 0 ms`, `GET ${USERS} 200 in 250 ms`]);
+  });
+});
