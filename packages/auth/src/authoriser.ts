@@ -1,16 +1,21 @@
 import {
-  type ClientOptions,
+  type CallPolicy,
+  callPolicyOf,
   createClient,
   type EngageVoiceClient,
+  type EngageVoiceClientOptions,
+  GUARDED,
+  idempotentMethods,
   type Middleware,
+  pathTemplateOf,
+  runCall,
 } from "@engage-voice/client";
 import { setBearer } from "./credential-headers.js";
 import { EngageVoiceAuthError, OriginMismatchError } from "./errors.js";
 import { readPrefix } from "./limited-fetch.js";
-import { retryAfterMs } from "./requests.js";
 import type { TokenCycler } from "./token-cycler.js";
 import { onOrigin } from "./transport-policy.js";
-import type { Clock, FetchLike, Logger } from "./types.js";
+import type { FetchLike } from "./types.js";
 
 export interface AuthoriserDeps {
   origin: string;
@@ -18,10 +23,8 @@ export interface AuthoriserDeps {
   /** The manager's `fetch` option: what authorised requests are sent with. */
   fetch: FetchLike;
   timeoutMs: number;
-  rateLimitRetry: { retries: number; maxWaitMs: number };
-  sleep: (ms: number) => Promise<void>;
-  clock: Clock;
-  logger: Logger;
+  /** Deadline and retries of API calls made through `fetch` and `client()`. */
+  policy: CallPolicy;
 }
 
 /** What is needed to send an authorised request once more: the token it carried and a copy of it. */
@@ -30,51 +33,59 @@ interface Sent {
   replay: Request | undefined;
 }
 
-/** The longest part of a `401` body read to recognise "Jwt is expired". */
-const EXPIRED_PREFIX_BYTES = 256;
+/**
+ * How much of a `401` body is read, and for how long at most, to recognise "Jwt is expired": the
+ * answer goes to the caller as fetch would give it, whatever its body does after that.
+ */
+export const expiredBodyRead = { maxBytes: 256, timeoutMs: 1_000 } as const;
+
+/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts; `promise` goes on. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
+  if (!signal) {
+    return promise;
+  }
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener("abort", stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
+  });
+}
 
 /**
  * Puts the bearer token on requests to one origin, one way for the middleware and `fetch` alike (as
  * octokit's auth strategies share one `hook`): before the request, a servable token; after the
- * answer, one replay for a `401 Jwt is expired` and waits for a `GET` answered `429`.
+ * answer, one replay for a `401 Jwt is expired`. Deadlines and retries are the client's call policy.
  */
 export function createAuthoriser(deps: AuthoriserDeps) {
-  const { origin, cycler, timeoutMs, rateLimitRetry, clock, logger } = deps;
+  const { origin, cycler, policy } = deps;
   const bearer = (request: Request, token: string) => setBearer(request, `Bearer ${token}`);
   /** Credentialed requests never follow a redirect, whatever fetch does with headers on one. */
   const manual = (request: Request) =>
     request.redirect === "manual" ? request : new Request(request, { redirect: "manual" });
-  // The per-call path: no await while the cached token is good.
-  const token = async () => cycler.servableToken() ?? (await cycler.accessToken());
+  // The per-call path: no await while the cached token is good. A caller that gives up stops
+  // waiting; the shared renewal goes on for the others.
+  const token = (signal: AbortSignal | undefined) =>
+    cycler.servableToken() ?? untilAborted(cycler.accessToken(), signal);
 
-  async function followUp(sent: Sent, response: Response, send: FetchLike): Promise<Response | undefined> {
-    let answer = response;
+  async function followUp(sent: Sent, response: Response, send: FetchLike, signal: AbortSignal) {
     if (
-      answer.status === 401 &&
-      /jwt is expired/i.test(await readPrefix(answer, EXPIRED_PREFIX_BYTES, timeoutMs))
+      response.status !== 401 ||
+      !/jwt is expired/i.test(await readPrefix(response, expiredBodyRead.maxBytes, expiredBodyRead.timeoutMs))
     ) {
-      const renewed = await cycler.renewedAfter(sent.token);
-      if (!sent.replay) {
-        await answer.body?.cancel();
-        throw new EngageVoiceAuthError(
-          "request_not_replayable",
-          "The access token expired and was renewed, but a stream body cannot be sent twice: send the request again",
-          { status: 401 },
-        );
-      }
-      answer = await send(bearer(sent.replay, renewed));
+      return undefined;
     }
-    for (let attempt = 0; answer.status === 429 && sent.replay?.method === "GET"; attempt++) {
-      const wait = retryAfterMs(answer, clock.now());
-      if (attempt >= rateLimitRetry.retries || wait > rateLimitRetry.maxWaitMs) {
-        break;
-      }
-      await answer.body?.cancel();
-      logger.warn?.(`A GET was rate limited: trying again in ${wait} ms`);
-      await deps.sleep(wait);
-      answer = await send(bearer(sent.replay, await token()));
+    const renewed = await untilAborted(cycler.renewedAfter(sent.token), signal);
+    if (!sent.replay) {
+      await response.body?.cancel();
+      throw new EngageVoiceAuthError(
+        "request_not_replayable",
+        "The access token expired and was renewed, but a stream body cannot be sent twice: send the request again",
+        { status: 401 },
+      );
     }
-    return answer === response ? undefined : answer;
+    await response.body?.cancel();
+    return send(bearer(sent.replay, renewed));
   }
 
   function mismatch(url: string): OriginMismatchError {
@@ -90,7 +101,7 @@ export function createAuthoriser(deps: AuthoriserDeps) {
    * sent again as it is; one with a body is copied before it is read, unless it is a stream.
    */
   async function authorise(request: Request, stream: boolean): Promise<[Request, Sent]> {
-    const current = await token();
+    const current = await token(request.signal);
     const sent = bearer(manual(request), current);
     return [sent, { token: current, replay: sent.body === null ? sent : stream ? undefined : sent.clone() }];
   }
@@ -110,11 +121,21 @@ export function createAuthoriser(deps: AuthoriserDeps) {
       authorized.delete(request);
       // Called unbound: a browser's fetch refuses to run as a method of another object.
       const clientFetch = options.fetch;
-      return entry ? followUp(entry, response, (r) => clientFetch(r)) : undefined;
+      return entry ? followUp(entry, response, (r) => clientFetch(r), request.signal) : undefined;
     },
   };
 
-  async function authFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  /** One authorised try: the bearer token, the answer, and the replay of a `401 Jwt is expired`. */
+  async function sendOnce(request: Request, stream: boolean): Promise<Response> {
+    const [sent, entry] = await authorise(request, stream);
+    const response = await deps.fetch(sent);
+    return (await followUp(entry, response, deps.fetch, request.signal)) ?? response;
+  }
+
+  async function authFetch(
+    input: string | URL | Request,
+    init?: RequestInit & { timeoutMs?: number; maxRetries?: number },
+  ): Promise<Response> {
     // A Request given alone is authorised as it is (as openapi-fetch hands it over with `fetch:
     // auth.fetch`): copying it on every call would cost more than the call itself.
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
@@ -122,15 +143,50 @@ export function createAuthoriser(deps: AuthoriserDeps) {
       return deps.fetch(request);
     }
     // A stream is read once; buffering one to replay it could hold an upload of any size in memory.
-    const [sent, entry] = await authorise(request, init?.body instanceof ReadableStream);
-    const response = await deps.fetch(sent);
-    return (await followUp(entry, response, deps.fetch)) ?? response;
+    const stream = init?.body instanceof ReadableStream;
+    // A client's call is already under its deadline and retries: one try here.
+    if ((input as { [GUARDED]?: boolean })[GUARDED]) {
+      return sendOnce(request, stream);
+    }
+    const { pathname } = new URL(request.url);
+    const own =
+      init?.timeoutMs === undefined && init?.maxRetries === undefined
+        ? policy
+        : callPolicyOf({ timeoutMs: init.timeoutMs, maxRetries: init.maxRetries }, policy);
+    // Each try gets its own copy under the call's signal; a body is copied only when a retry may
+    // need it again, so a POST's body is never held twice.
+    const again = own.maxRetries > 0 && idempotentMethods.includes(request.method) && request.body !== null;
+    const result = await runCall(
+      `${request.method} ${pathTemplateOf(pathname) ?? "(a path the document does not have)"}`,
+      request.method,
+      own,
+      request.signal,
+      async (signal) => ({
+        response: await sendOnce(
+          new Request(again ? request.clone() : request, { signal, redirect: "manual" }),
+          stream,
+        ),
+      }),
+      true,
+    );
+    return result.response;
   }
 
   return {
     middleware,
     fetch: authFetch,
-    client: (options?: Omit<ClientOptions, "baseUrl" | "fetch">): EngageVoiceClient =>
-      createClient({ redirect: "manual", ...options, baseUrl: origin, fetch: authFetch }),
+    client: (options?: Omit<EngageVoiceClientOptions, "baseUrl" | "fetch">): EngageVoiceClient =>
+      createClient({
+        redirect: "manual",
+        timeoutMs: policy.timeoutMs,
+        maxRetries: policy.maxRetries,
+        logger: policy.logger,
+        clock: { now: policy.now },
+        sleep: policy.sleep,
+        random: policy.random,
+        ...options,
+        baseUrl: origin,
+        fetch: authFetch,
+      }),
   };
 }

@@ -1,4 +1,4 @@
-import { createLegacyClient, defaultBaseUrls } from "@engage-voice/client";
+import { callLimits, createLegacyClient, defaultBaseUrls, defaultLogger } from "@engage-voice/client";
 import { LoginRejectedError } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";
 import {
@@ -10,7 +10,7 @@ import {
   requireLogger,
   requireText,
 } from "./options.js";
-import { consoleLogger, globalFetch, requestInit, tokenRequest } from "./requests.js";
+import { globalFetch, requestInit, tokenRequest } from "./requests.js";
 import type { TokenSet } from "./tokens.js";
 import type { Clock, FetchLike, Logger } from "./types.js";
 
@@ -40,10 +40,21 @@ const WARNED = Symbol.for("@engage-voice/auth.legacy-login-warned");
  * {@link createTokenManager} with the token exchange.
  */
 export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet> {
-  const given = optionsOf(options, "legacyLogin()", true);
-  const logger = requireLogger(given.logger, consoleLogger);
+  const given = optionsOf(options, "legacyLogin()", true, [
+    "baseUrl",
+    "username",
+    "password",
+    "platformId",
+    "fetch",
+    "onTokens",
+    "logger",
+    "clock",
+    "timeoutMs",
+    "allowInsecureHttp",
+  ]);
+  const logger = requireLogger(given.logger, defaultLogger());
   const clock = requireClock(given.clock);
-  const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, 600_000);
+  const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, callLimits.timeoutMs);
   const onTokens = optionalFunction("onTokens", given.onTokens);
   const fetch = optionalFunction("fetch", given.fetch) ?? globalFetch;
   const flags = globalThis as { [WARNED]?: boolean };
@@ -59,7 +70,14 @@ export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet
     password: requireText(given.password, "password"),
     platformId: requireText(given.platformId, "platformId"),
   };
-  const client = createLegacyClient({ baseUrl: base.origin, fetch: limitedFetch(fetch, { timeoutMs }) });
+  const client = createLegacyClient({
+    baseUrl: base.origin,
+    fetch: limitedFetch(fetch, { timeoutMs }),
+    timeoutMs,
+    maxRetries: 0,
+    logger,
+    clock,
+  });
   const tokens = await tokenRequest(
     "The direct login",
     () => client.POST("/api/auth/login/admin", { params: { query }, ...requestInit }),

@@ -150,7 +150,7 @@ export class NetworkError extends EngageVoiceAuthError {
 
   constructor(what: string, cause: unknown) {
     const name = (cause as { name?: unknown } | null)?.name;
-    const timedOut = name === "TimeoutError" || name === "AbortError";
+    const timedOut = name === "TimeoutError" || name === "AbortError" || name === "RequestTimeoutError";
     super("network_error", `${what} ${timedOut ? "timed out" : "got no answer"}`, { cause });
     this.timedOut = timedOut;
   }

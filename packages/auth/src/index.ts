@@ -16,7 +16,6 @@ export {
 export { ResponseTooLargeError } from "./limited-fetch.js";
 export {
   createTokenManager,
-  type RateLimitRetry,
   type TokenManager,
   type TokenManagerOptions,
 } from "./manager.js";

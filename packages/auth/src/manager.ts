@@ -1,17 +1,22 @@
 import {
-  type ClientOptions,
+  type CallOptions,
+  callLimits,
+  callPolicyOf,
   defaultBaseUrls,
+  defaultLogger,
   type EngageVoiceClient,
+  type EngageVoiceClientOptions,
   type Middleware,
+  type Sleep,
 } from "@engage-voice/client";
 import { createAuthoriser } from "./authoriser.js";
 import { exchangeLimiter } from "./exchange-limiter.js";
 import {
   integer,
+  invalid,
   optionalFunction,
   optionsOf,
   parentTokenOf,
-  rateLimitRetryOf,
   requireBase,
   requireClock,
   requireLogger,
@@ -20,20 +25,12 @@ import {
   requireStore,
 } from "./options.js";
 import { renewalPolicy } from "./renewal-policy.js";
-import { consoleLogger, globalFetch } from "./requests.js";
+import { globalFetch } from "./requests.js";
 import { memoryStore, type TokenStore } from "./store.js";
 import { tokenCalls } from "./token-calls.js";
 import { createTokenCycler } from "./token-cycler.js";
 import { type Session, type TokenSet, toSession } from "./tokens.js";
 import type { Clock, FetchLike, Logger } from "./types.js";
-
-/** How `GET` calls answered `429` are tried again; `false` turns it off. */
-export interface RateLimitRetry {
-  /** Further tries of one call. Default 2. */
-  retries?: number;
-  /** The longest `Retry-After` worth waiting for; a longer one goes to the caller at once. Default 10 000 ms. */
-  maxWaitMs?: number;
-}
 
 export interface TokenManagerOptions {
   /** `{base_url}`; defaults to the client's, `https://engage.ringcentral.com`. */
@@ -52,8 +49,8 @@ export interface TokenManagerOptions {
   logger?: Logger;
   /** Defaults to `Date`. */
   clock?: Clock;
-  /** Waits between retries; defaults to a timer that keeps no process alive. */
-  sleep?: (ms: number) => Promise<void>;
+  /** Waits between retries; defaults to a timer that ends early when the caller aborts. */
+  sleep?: Sleep;
   /** A number in [0, 1) for the retry jitter; defaults to `Math.random`. */
   random?: () => number;
   /**
@@ -61,19 +58,23 @@ export interface TokenManagerOptions {
    * lifetime, at most 60 s. In the last quarter of that window the token is no longer handed out.
    */
   refreshWindow?: (lifetimeMs: number) => number;
-  /** Further attempts after a transient failure when no valid token is left. Default 2. */
+  /** Further token calls after a transient failure when no valid token is left. Default 2. */
   retries?: number;
-  /** Per token call, for the headers and the whole body. Default 30 000 ms, at most 600 000. */
+  /**
+   * The deadline of every request the manager makes or authorises: a token call, or an API call
+   * through `client()`, `fetch` or the middleware's client (over every try and wait, the headers and
+   * the body). Default 30 000 ms. A call's own `timeoutMs` wins.
+   */
   timeoutMs?: number;
+  /**
+   * Further tries of an idempotent API call (GET, HEAD, OPTIONS, DELETE) after a 408, 429, 5xx or no
+   * answer, through `client()` and `fetch`. Default 2; 0 turns it off. POST is never tried again.
+   */
+  maxRetries?: number;
   /** The exchange endpoint's limit. Default 5 (observed). */
   exchangesPerMinute?: number;
   /** Allows credentials over plain http: to hosts other than loopback. */
   allowInsecureHttp?: boolean;
-  /**
-   * API calls made with `GET` (the idempotent ones) that are answered `429` wait for `Retry-After`
-   * and go again, through the middleware, `fetch` and `client()`. Other methods never do.
-   */
-  rateLimitRetry?: RateLimitRetry | false;
 }
 
 export interface TokenManager {
@@ -85,7 +86,7 @@ export interface TokenManager {
    * A client of the manager's host that this manager authorises: the base URL is given once, to the
    * manager. Every other openapi-fetch option passes through.
    */
-  client(options?: Omit<ClientOptions, "baseUrl" | "fetch">): EngageVoiceClient;
+  client(options?: Omit<EngageVoiceClientOptions, "baseUrl" | "fetch">): EngageVoiceClient;
   /**
    * openapi-fetch middleware for a client of the manager's origin: `client.use(auth.middleware)`. On
    * a client of another origin it fails each request with an {@link OriginMismatchError} before
@@ -93,15 +94,35 @@ export interface TokenManager {
    */
   readonly middleware: Middleware;
   /**
-   * A fetch that authorises requests to the manager's origin; requests to any other origin pass
-   * through untouched, since one fetch may serve many hosts.
+   * A fetch that authorises requests to the manager's origin, under the manager's deadline and
+   * retries (`timeoutMs` and `maxRetries` of `init` win); requests to any other origin pass through
+   * untouched, since one fetch may serve many hosts.
    */
-  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  fetch(input: string | URL | Request, init?: RequestInit & CallOptions): Promise<Response>;
   /** The current session's account data, without secrets; `undefined` before the first token. */
   session(): Session | undefined;
   /** Forgets the tokens, in the store too. A renewal under way is discarded. */
   logout(): Promise<void>;
 }
+
+/** Every option of {@link createTokenManager}, so that a misspelt one is refused with the nearest. */
+const managerOptionNames: (keyof TokenManagerOptions)[] = [
+  "baseUrl",
+  "rcAccessToken",
+  "fetch",
+  "store",
+  "onTokens",
+  "logger",
+  "clock",
+  "sleep",
+  "random",
+  "refreshWindow",
+  "retries",
+  "timeoutMs",
+  "maxRetries",
+  "exchangesPerMinute",
+  "allowInsecureHttp",
+];
 
 /**
  * Creates a token manager for the exchange flow. It renews on demand only (no timers): a token in
@@ -110,14 +131,21 @@ export interface TokenManager {
  * backoff, token-calls, token-cycler, authoriser).
  */
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
-  const given = optionsOf(options, "createTokenManager()", true);
+  const given = optionsOf(options, "createTokenManager()", true, managerOptionNames);
   const parentToken = parentTokenOf(given.rcAccessToken);
-  const logger = requireLogger(given.logger, consoleLogger);
+  const logger = requireLogger(given.logger, defaultLogger());
   const clock = requireClock(given.clock);
   const sleep = requireSleep(given.sleep);
+  const random = optionalFunction("random", given.random) ?? Math.random;
   const refreshWindow = requireRefreshWindow(given.refreshWindow);
-  const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, 600_000);
+  const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, callLimits.timeoutMs);
+  const maxRetries = integer("maxRetries", given.maxRetries, 2, 0, callLimits.maxRetries);
   const base = requireBase(given.baseUrl, defaultBaseUrls.main, given.allowInsecureHttp);
+  if (base.origin === defaultBaseUrls.legacy) {
+    throw invalid(
+      `baseUrl ${base.origin} is the deprecated login host, which has no token exchange: give the contact-center host (${defaultBaseUrls.main}), or use legacyLogin() and createLegacyClient() for the deprecated host`,
+    );
+  }
   const fetch = optionalFunction("fetch", given.fetch) ?? globalFetch;
 
   const cycler = createTokenCycler({
@@ -125,10 +153,10 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     logger,
     clock,
     sleep,
-    random: optionalFunction("random", given.random) ?? Math.random,
+    random,
     policy: renewalPolicy(refreshWindow),
     retries: integer("retries", given.retries, 2, 0, 10),
-    calls: tokenCalls(base.origin, fetch, timeoutMs, clock),
+    calls: tokenCalls(base.origin, fetch, timeoutMs, clock, logger),
     limiter: exchangeLimiter(integer("exchangesPerMinute", given.exchangesPerMinute, 5, 1, 1_000), clock),
     onTokens: optionalFunction("onTokens", given.onTokens),
     parentToken,
@@ -138,10 +166,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     cycler,
     fetch,
     timeoutMs,
-    rateLimitRetry: rateLimitRetryOf(given.rateLimitRetry),
-    sleep,
-    clock,
-    logger,
+    policy: callPolicyOf({ timeoutMs, maxRetries, logger, clock, sleep, random }),
   });
 
   return {

@@ -1,6 +1,5 @@
+import { type Sleep, sleep, unknownOption } from "@engage-voice/client";
 import { EngageVoiceAuthError } from "./errors.js";
-import { unrefTimer } from "./limited-fetch.js";
-import type { RateLimitRetry } from "./manager.js";
 import type { TokenStore } from "./store.js";
 import { isHeaderSafe } from "./tokens.js";
 import { checkTransport } from "./transport-policy.js";
@@ -14,13 +13,26 @@ export function invalid(message: string): EngageVoiceAuthError {
   return new EngageVoiceAuthError("invalid_options", message);
 }
 
-/** The options object itself: `undefined` counts as empty where every option is optional. */
-export function optionsOf<T extends object>(value: T | undefined | null, call: string, required = false): T {
+/**
+ * The options object itself: `undefined` counts as empty where every option is optional. With
+ * `known`, a name it does not hold is refused with the nearest known one: a misspelt option
+ * (`baseURL`) would otherwise be ignored in silence.
+ */
+export function optionsOf<T extends object>(
+  value: T | undefined | null,
+  call: string,
+  required = false,
+  known?: readonly (keyof T & string)[],
+): T {
   if (value === undefined && !required) {
     return {} as T;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw invalid(`${call} needs an options object`);
+  }
+  const unknown = known && unknownOption(value, known, call);
+  if (unknown) {
+    throw invalid(unknown);
   }
   return value;
 }
@@ -108,12 +120,12 @@ export function requireClock(value: unknown): Clock {
   return clock as Clock;
 }
 
-/** `sleep`, or by default a timer that keeps no process alive. */
-export function requireSleep(value: ((ms: number) => Promise<void>) | undefined) {
-  return (
-    optionalFunction("sleep", value) ??
-    ((ms: number) => new Promise<void>((resolve) => unrefTimer(resolve, ms)))
-  );
+/**
+ * `sleep`, or by default the client's: a timer that keeps the process alive, since every wait of
+ * this package is awaited by a caller (a retry, a shared renewal), and that ends early on abort.
+ */
+export function requireSleep(value: Sleep | undefined): Sleep {
+  return optionalFunction("sleep", value) ?? sleep;
 }
 
 /**
@@ -129,18 +141,6 @@ export function requireRefreshWindow(value: unknown): ((lifetimeMs: number) => n
     }
   }
   return refreshWindow as ((lifetimeMs: number) => number) | undefined;
-}
-
-/** `rateLimitRetry` as numbers: `false` is no retry at all. */
-export function rateLimitRetryOf(value: RateLimitRetry | false | undefined) {
-  if (value === false) {
-    return { retries: 0, maxWaitMs: 0 };
-  }
-  const policy = optionsOf(value, "rateLimitRetry");
-  return {
-    retries: integer("rateLimitRetry.retries", policy.retries, 2, 0, 10),
-    maxWaitMs: integer("rateLimitRetry.maxWaitMs", policy.maxWaitMs, 10_000, 0, 600_000),
-  };
 }
 
 export function requireStore(value: unknown): TokenStore | undefined {

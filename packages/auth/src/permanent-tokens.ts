@@ -1,4 +1,4 @@
-import { createLegacyClient, defaultBaseUrls, type Middleware } from "@engage-voice/client";
+import { callLimits, createLegacyClient, defaultBaseUrls, type Middleware } from "@engage-voice/client";
 import { authorize } from "./credential-headers.js";
 import { CredentialRejectedError, EngageVoiceAuthError } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";
@@ -19,8 +19,13 @@ interface ApiTokensCommonOptions {
   /** `{legacy_base_url}`; defaults to the client's, `https://portal.vacd.biz`. */
   baseUrl?: string;
   fetch?: FetchLike;
-  /** Per call, for the headers and the whole body. Default 30 000 ms, at most 600 000. */
+  /** Per call, over every try and wait, the headers and the whole body. Default 30 000 ms. */
   timeoutMs?: number;
+  /**
+   * Further tries of `list` and `delete` after a 408, 429, 5xx or no answer. Default 2; 0 turns it
+   * off. `create` is never tried again: it would make a second token.
+   */
+  maxRetries?: number;
   allowInsecureHttp?: boolean;
   /** Defaults to `Date`; read for `Retry-After` dates. */
   clock?: Clock;
@@ -70,12 +75,21 @@ export function apiTokens(options: PermanentApiTokensOptions): ApiTokensByApiTok
 /** @deprecated The deprecated host will stop working at a date not yet announced. */
 export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApiToken;
 export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApiToken {
-  const given = optionsOf(options, "apiTokens()", true);
+  const given = optionsOf(options, "apiTokens()", true, [
+    "auth",
+    "baseUrl",
+    "fetch",
+    "timeoutMs",
+    "maxRetries",
+    "allowInsecureHttp",
+    "clock",
+  ]);
   const auth = given.auth as Partial<{ accessToken: unknown; apiToken: unknown }> | undefined;
   if (typeof auth !== "object" || auth === null) {
     throw invalid("apiTokens() needs auth.accessToken (a bearer access token) or auth.apiToken");
   }
-  const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, 600_000);
+  const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, callLimits.timeoutMs);
+  const maxRetries = integer("maxRetries", given.maxRetries, 2, 0, callLimits.maxRetries);
   const fetch = optionalFunction("fetch", given.fetch) ?? globalFetch;
   const clock = requireClock(given.clock);
   const base = requireBase(given.baseUrl, defaultBaseUrls.legacy, given.allowInsecureHttp);
@@ -86,7 +100,13 @@ export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApi
   const credential: [header: "Authorization" | "X-Auth-Token", value: string] = byApiToken
     ? ["X-Auth-Token", secret]
     : ["Authorization", `Bearer ${secret}`];
-  const client = createLegacyClient({ baseUrl: base.origin, fetch: limitedFetch(fetch, { timeoutMs }) });
+  const client = createLegacyClient({
+    baseUrl: base.origin,
+    fetch: limitedFetch(fetch, { timeoutMs }),
+    timeoutMs,
+    maxRetries,
+    clock,
+  });
   client.use({ onRequest: ({ request }) => authorize(request, ...credential) });
   const refused = {
     type: CredentialRejectedError,
@@ -161,7 +181,7 @@ export interface ApiTokenMiddlewareOptions {
  */
 export function apiTokenMiddleware(apiToken: string, options?: ApiTokenMiddlewareOptions): Middleware {
   const value = requireToken(apiToken, "apiToken");
-  const given = optionsOf(options, "apiTokenMiddleware()");
+  const given = optionsOf(options, "apiTokenMiddleware()", false, ["baseUrl", "allowInsecureHttp"]);
   const insecure = given.allowInsecureHttp;
   const fixed = given.baseUrl === undefined ? undefined : requireBase(given.baseUrl, "", insecure).origin;
   if (fixed === undefined) {

@@ -1,4 +1,4 @@
-import { isApiError, ResponseParseError, type TokenResponse } from "@engage-voice/client";
+import { isApiError, ResponseParseError, retryAfterMs, type TokenResponse } from "@engage-voice/client";
 import {
   type AuthErrorCode,
   type EngageVoiceAuthError,
@@ -20,44 +20,14 @@ type Rejected = new (
 /** Looked up on each call, so a fetch installed later (a test, a polyfill) is used; never called as a method. */
 export const globalFetch: FetchLike = (request) => fetch(request);
 
-/** The default logger; library code logs through a `Logger` only, so this is the one place with console. */
-export const consoleLogger: Logger = {
-  // biome-ignore lint/suspicious/noConsole: the documented default logger of the package
-  warn: (message) => console.warn(message),
-  // biome-ignore lint/suspicious/noConsole: the documented default logger of the package
-  error: (message) => console.error(message),
-};
-
 /**
  * Options that every credentialed request of this package takes: a redirect is not followed, so it
  * cannot carry a credential elsewhere. The deadline is kept by {@link limitedFetch}.
  */
 export const requestInit = { redirect: "manual" } as const;
 
-const MAX_WAIT_MS = 3_600_000;
+/** A `429` without a readable `Retry-After`: what the server meant cannot be known. */
 const FALLBACK_WAIT_MS = 60_000;
-const DAY = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)";
-const MONTH = "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)";
-// RFC 9110's HTTP-date: IMF-fixdate, and the obsolete RFC 850 and asctime forms it still accepts.
-const HTTP_DATE = new RegExp(
-  `^(?:${DAY}, \\d{2} ${MONTH} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT|[A-Z][a-z]+day, \\d{2}-${MONTH}-\\d{2} \\d{2}:\\d{2}:\\d{2} GMT|${DAY} ${MONTH} [ \\d]\\d \\d{2}:\\d{2}:\\d{2} \\d{4})$`,
-);
-
-/**
- * `Retry-After` in ms: delay-seconds or an HTTP date (read against the response's own `Date`). Any
- * other value (`-5`, `1.5`, `7, 8`), or none, means 60 s: what the server meant cannot be known.
- */
-export function retryAfterMs(response: Response, now: number): number {
-  const value = response.headers.get("Retry-After")?.trim() ?? "";
-  let wait = FALLBACK_WAIT_MS;
-  if (/^\d{1,10}$/.test(value)) {
-    wait = Number(value) * 1000;
-  } else if (HTTP_DATE.test(value)) {
-    const date = response.headers.get("Date") ?? "";
-    wait = Date.parse(value) - (HTTP_DATE.test(date) ? Date.parse(date) : now);
-  }
-  return Math.min(Math.max(wait, 0), MAX_WAIT_MS);
-}
 
 /** The platform's error codes are dotted lower-case words (`access.denied.exception`). */
 const PLATFORM_CODE = /^[a-z][a-z0-9]{0,30}(?:[._][a-z0-9]{1,30}){1,6}$/;
@@ -84,7 +54,7 @@ export function failure(
   what: string,
   result: Result,
   now: number,
-  rejected?: { type: Rejected; code: AuthErrorCode; statuses?: readonly number[]; hint?: string },
+  rejected?: Refusal,
   secrets: readonly string[] = [],
 ): EngageVoiceAuthError {
   const { status } = result.response;
@@ -95,14 +65,35 @@ export function failure(
     return new rejected.type(rejected.code, `${what} was refused with ${status}${detail}${hint}`, { status });
   }
   if (status === 429) {
-    return new RateLimitedError(retryAfterMs(result.response, now), `${what} was rate limited${detail}`, {
-      status,
-    });
+    return new RateLimitedError(
+      retryAfterMs(result.response, now) ?? FALLBACK_WAIT_MS,
+      `${what} was rate limited${detail}`,
+      {
+        status,
+      },
+    );
   }
   const empty = result.response.ok ? " without the expected content" : "";
-  return new UnexpectedResponseError("unexpected_response", `${what} answered ${status}${empty}${detail}`, {
-    status,
-  });
+  const missing = status === 404 && rejected?.notFound ? `: ${rejected.notFound}` : "";
+  return new UnexpectedResponseError(
+    "unexpected_response",
+    `${what} answered ${status}${empty}${detail}${missing}`,
+    {
+      status,
+    },
+  );
+}
+
+/** How a call's refusal is reported: its error type and code, and what to do about it. */
+export interface Refusal {
+  type: Rejected;
+  code: AuthErrorCode;
+  /** The statuses that are a refusal; default 400 and 401. */
+  statuses?: readonly number[];
+  /** What the refusal means and what to do. */
+  hint?: string;
+  /** What a 404 means here and what to do: the host has no such endpoint. */
+  notFound?: string;
 }
 
 /** Makes one request through a generated client, turning a thrown failure into a typed error. */
@@ -141,7 +132,7 @@ export async function tokenRequest(
   what: string,
   call: () => Promise<Result>,
   clock: Clock,
-  rejected: { type: Rejected; code: AuthErrorCode },
+  rejected: Refusal,
   secrets: readonly string[],
   previous?: TokenSet,
   sequence?: number,

@@ -3,11 +3,39 @@ import { ExchangeRejectedError, RefreshRejectedError } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";
 import { requestInit, tokenRequest } from "./requests.js";
 import type { TokenSet } from "./tokens.js";
-import type { Clock, FetchLike } from "./types.js";
+import type { Clock, FetchLike, Logger } from "./types.js";
 
-/** The two token calls of the exchange flow, each answered with a token set or a typed error. */
-export function tokenCalls(origin: string, fetch: FetchLike, timeoutMs: number, clock: Clock) {
-  const client = createClient({ baseUrl: origin, fetch: limitedFetch(fetch, { timeoutMs }) });
+/** What a refused exchange means, and what to do: said where the refusal is reported. */
+export const exchangeHints = {
+  refused:
+    "the RingCentral access token (rcAccessToken) is expired, revoked or not a RingCentral access token: obtain a new one from the RingCentral platform and create the manager with it, or give rcAccessToken as a function that returns a current one",
+  missing: (origin: string) =>
+    `${origin} has no token exchange: if it is the deprecated login host, use legacyLogin() and createLegacyClient(); the exchange is on the contact-center host, such as https://engage.ringcentral.com`,
+};
+
+/** What a refused refresh means, and what to do. */
+export const refreshHint =
+  "the refresh token is unknown, expired or already spent (a token set obtained without includeRefresh=true has none): the manager exchanges the parent token again";
+
+/**
+ * The two token calls of the exchange flow, each answered with a token set or a typed error. The
+ * cycler decides on retries, so the client tries once.
+ */
+export function tokenCalls(
+  origin: string,
+  fetch: FetchLike,
+  timeoutMs: number,
+  clock: Clock,
+  logger: Logger,
+) {
+  const client = createClient({
+    baseUrl: origin,
+    fetch: limitedFetch(fetch, { timeoutMs }),
+    timeoutMs,
+    maxRetries: 0,
+    logger,
+    clock,
+  });
   return {
     /** Exchanges a parent-platform token; the new set's `sequence` is given. */
     exchange: (rcToken: string, sequence: number): Promise<TokenSet> =>
@@ -20,7 +48,12 @@ export function tokenCalls(origin: string, fetch: FetchLike, timeoutMs: number, 
             ...requestInit,
           }),
         clock,
-        { type: ExchangeRejectedError, code: "exchange_rejected" },
+        {
+          type: ExchangeRejectedError,
+          code: "exchange_rejected",
+          hint: exchangeHints.refused,
+          notFound: exchangeHints.missing(origin),
+        },
         [rcToken],
         undefined,
         sequence,
@@ -35,7 +68,7 @@ export function tokenCalls(origin: string, fetch: FetchLike, timeoutMs: number, 
             ...requestInit,
           }),
         clock,
-        { type: RefreshRejectedError, code: "refresh_rejected" },
+        { type: RefreshRejectedError, code: "refresh_rejected", hint: refreshHint },
         [current.refreshToken, current.accessToken],
         current,
       ),

@@ -1,23 +1,24 @@
-import { createClient, createLegacyClient } from "@engage-voice/client";
+import { callDefaults, createClient, createLegacyClient } from "@engage-voice/client";
 import { describe, expect, it, vi } from "vitest";
 import { apiTokenMiddleware, createTokenManager, type EngageVoiceAuthError } from "../src/index.js";
 import { BASE, fakeClock, fakeServer, LEGACY_BASE, recordingLogger, setup } from "./fake-server.js";
 
 const limited = (retryAfter: string) => ({ status: 429, headers: { "Retry-After": retryAfter } });
 
-describe("a GET answered 429 waits for Retry-After and goes again", () => {
+describe("an idempotent call answered 408, 429 or 5xx goes again under the call policy", () => {
   const ways = {
     middleware: (s: ReturnType<typeof setup>) => {
-      const client = createClient({ baseUrl: BASE, fetch: s.server.fetch });
+      // The client's own policy: the middleware authorises each try.
+      const client = createClient({ baseUrl: BASE, fetch: s.server.fetch, ...s.policy });
       client.use(s.auth.middleware);
       return client;
     },
     "auth.client()": (s: ReturnType<typeof setup>) => s.auth.client(),
     "fetch: auth.fetch": (s: ReturnType<typeof setup>) =>
-      createClient({ baseUrl: BASE, fetch: s.auth.fetch }),
+      createClient({ baseUrl: BASE, fetch: s.auth.fetch, ...s.policy }),
   };
 
-  it.each(Object.entries(ways))("through %s", async (_, make) => {
+  it.each(Object.entries(ways))("through %s, waiting Retry-After", async (_, make) => {
     const s = setup();
     const client = make(s);
     s.server.fail("accounts", limited("2"), limited("3"));
@@ -28,75 +29,72 @@ describe("a GET answered 429 waits for Retry-After and goes again", () => {
     expect(s.sleeps).toEqual([2_000, 3_000]);
   });
 
-  it("waits on a timer that keeps no process alive when no sleep is given", async () => {
-    const clock = fakeClock();
-    const server = fakeServer({ clock });
-    // No `sleep`: the manager's own timer waits.
-    const auth = createTokenManager({
-      baseUrl: BASE,
-      rcAccessToken: server.parentToken,
-      fetch: server.fetch,
-      clock,
-      logger: recordingLogger().logger,
-    });
-    server.fail("accounts", limited("1"));
-    const timers: { ms: number | undefined; timer: NodeJS.Timeout }[] = [];
-    const real = globalThis.setTimeout;
-    const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation(((
-      run: () => void,
-      ms?: number,
-      ...rest: unknown[]
-    ) => {
-      const timer = real(run, ms, ...rest) as unknown as NodeJS.Timeout;
-      timers.push({ ms, timer });
-      return timer;
-    }) as typeof setTimeout);
-    try {
-      const { response } = await auth.client().GET("/voice/api/v1/admin/accounts");
+  it.each([408, 500, 502, 503, 504])(
+    "a GET answered %i through auth.fetch alone goes again",
+    async (status) => {
+      const s = setup();
+      s.server.fail("accounts", { status }, { status });
+      const response = await s.auth.fetch(`${BASE}/voice/api/v1/admin/accounts`);
       expect(response.status).toBe(200);
-    } finally {
-      spy.mockRestore();
-    }
-    const waits = timers.filter((t) => t.ms === 1_000);
-    expect(waits).toHaveLength(1);
-    expect(waits[0]?.timer.hasRef()).toBe(false);
-    expect(server.calls.accounts).toBe(2);
-  });
+      expect(s.server.calls.accounts).toBe(3);
+      expect(s.sleeps).toHaveLength(2);
+    },
+  );
 
-  it("at most `retries` times, then the 429 goes to the caller", async () => {
-    const s = setup({ rateLimitRetry: { retries: 1 } });
+  it("at most maxRetries times, then the answer goes to the caller", async () => {
+    const s = setup({ maxRetries: 1 });
     s.server.fail("accounts", limited("1"), limited("1"), limited("1"));
     const { response } = await s.auth.client().GET("/voice/api/v1/admin/accounts");
     expect(response.status).toBe(429);
     expect(s.server.calls.accounts).toBe(2);
   });
 
-  it("never when the wait is longer than maxWaitMs", async () => {
-    const s = setup({ rateLimitRetry: { maxWaitMs: 5_000 } });
-    s.server.fail("accounts", limited("6"));
+  it("a call's own maxRetries wins, through the client and through fetch", async () => {
+    const s = setup();
+    s.server.fail("accounts", limited("1"), limited("1"), limited("1"), limited("1"));
+    const { response } = await s.auth.client().GET("/voice/api/v1/admin/accounts", { maxRetries: 0 });
+    expect(response.status).toBe(429);
+    expect((await s.auth.fetch(`${BASE}/voice/api/v1/admin/accounts`, { maxRetries: 0 })).status).toBe(429);
+    expect(s.server.calls.accounts).toBe(2);
+  });
+
+  it("never when Retry-After is longer than the longest wait", async () => {
+    const s = setup();
+    s.server.fail("accounts", limited(String(callDefaults.maxRetryWaitMs / 1000 + 1)));
     const { response } = await s.auth.client().GET("/voice/api/v1/admin/accounts");
     expect(response.status).toBe(429);
     expect(s.server.calls.accounts).toBe(1);
     expect(s.sleeps).toEqual([]);
   });
 
-  it("never for other methods", async () => {
+  it("never for POST", async () => {
     const s = setup();
-    s.server.fail("accounts", limited("1"));
+    s.server.fail("accounts", { status: 503 });
     const client = s.auth.client() as unknown as {
       POST(path: string, init: object): Promise<{ response: Response }>;
     };
     const { response } = await client.POST("/voice/api/v1/admin/accounts", { body: { x: 1 } });
-    expect(response.status).toBe(429);
+    expect(response.status).toBe(503);
     expect(s.server.calls.accounts).toBe(1);
   });
 
   it("not at all when switched off", async () => {
-    const s = setup({ rateLimitRetry: false });
+    const s = setup({ maxRetries: 0 });
     s.server.fail("accounts", limited("1"));
     const response = await s.auth.fetch(`${BASE}/voice/api/v1/admin/accounts`);
     expect(response.status).toBe(429);
     expect(s.server.calls.accounts).toBe(1);
+  });
+
+  it("each retry is logged with the path template", async () => {
+    const s = setup();
+    s.server.fail("accounts", { status: 503 });
+    await s.auth.client().GET("/voice/api/v1/admin/accounts");
+    expect(s.logs).toContainEqual(
+      expect.stringMatching(
+        /^warn GET \/voice\/api\/v1\/admin\/accounts answered 503: trying again in \d+ ms \(retry 1 of 2\)$/,
+      ),
+    );
   });
 });
 

@@ -14,18 +14,22 @@ export function setup(
   const server = fakeServer({ clock, ...serverOptions });
   const { lines, logger } = recordingLogger();
   const sleeps: number[] = [];
+  const sleep = async (ms: number) => {
+    sleeps.push(ms);
+    clock.advance(ms);
+  };
+  const random = () => 0.5;
   const auth = createTokenManager({
     baseUrl: BASE,
     rcAccessToken: server.parentToken,
     fetch: server.fetch,
     clock,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      clock.advance(ms);
-    },
-    random: () => 0.5,
+    sleep,
+    random,
     logger,
     ...overrides,
   });
-  return { clock, server, auth, logs: lines, sleeps };
+  /** The same clock, waits and logger for a client the test makes itself. */
+  const policy = { clock, sleep, random, logger };
+  return { clock, server, auth, logs: lines, sleeps, policy };
 }

@@ -8,7 +8,6 @@ import {
   legacyLogin,
   memoryStore,
 } from "../src/index.js";
-import { retryAfterMs } from "../src/requests.js";
 import { BASE, LEGACY_BASE, setup } from "./fake-server.js";
 
 const SECRET = "sekret-value-never-quoted";
@@ -45,7 +44,29 @@ describe("every option of every public function is checked by one validator", ()
       /username or password/,
     ],
     ["baseUrl not a string", manager({ baseUrl: 42 }), /baseUrl must be a string/],
-    ["timeoutMs 3e9", manager({ timeoutMs: 3e9 }), /timeoutMs must be an integer from 1 to 600000/],
+    ["timeoutMs 3e9", manager({ timeoutMs: 3e9 }), /timeoutMs must be an integer from 1 to 3600000/],
+    ["maxRetries 11", manager({ maxRetries: 11 }), /maxRetries must be an integer from 0 to 10/],
+    [
+      "baseURL",
+      manager({ baseURL: "http://127.0.0.1:1" }),
+      /has no option "baseURL": did you mean baseUrl\?/,
+    ],
+    ["timeout", manager({ timeout: 5 }), /has no option "timeout": did you mean timeoutMs\?/],
+    [
+      "the deprecated host as baseUrl",
+      manager({ baseUrl: "https://portal.vacd.biz" }),
+      /deprecated login host, which has no token exchange: .*legacyLogin\(\) and createLegacyClient\(\)/,
+    ],
+    [
+      "apiTokens({ baseURL })",
+      () => apiTokens({ auth: { apiToken: "a:1" }, baseURL: LEGACY_BASE } as never),
+      /apiTokens\(\) has no option "baseURL": did you mean baseUrl\?/,
+    ],
+    [
+      "apiTokenMiddleware(token, { baseURL })",
+      () => apiTokenMiddleware("a:1", { baseURL: LEGACY_BASE } as never),
+      /apiTokenMiddleware\(\) has no option "baseURL": did you mean baseUrl\?/,
+    ],
     ["timeoutMs 1e12", manager({ timeoutMs: 1e12 }), /timeoutMs must be an integer/],
     ["timeoutMs NaN", manager({ timeoutMs: Number.NaN }), /timeoutMs must be an integer/],
     ["retries -1", manager({ retries: -1 }), /retries must be an integer/],
@@ -73,8 +94,6 @@ describe("every option of every public function is checked by one validator", ()
       /allowInsecureHttp must be true or false/,
     ],
     ["clock {}", manager({ clock: {} }), /clock must be an object with now/],
-    ["rateLimitRetry 'x'", manager({ rateLimitRetry: "x" }), /rateLimitRetry needs an options object/],
-    ["rateLimitRetry.retries 11", manager({ rateLimitRetry: { retries: 11 } }), /rateLimitRetry.retries/],
     [
       "rcAccessToken with a line break",
       manager({ rcAccessToken: `${SECRET}\n` }),
@@ -137,28 +156,4 @@ describe("every option of every public function is checked by one validator", ()
     expect(() => createTokenManager({ baseUrl: `${BASE}/`, rcAccessToken: "rc" })).not.toThrow();
     expect(() => createTokenManager({ baseUrl: BASE, rcAccessToken: "rc" })).not.toThrow();
   });
-});
-
-describe("Retry-After", () => {
-  const at = (value: string, date?: string) =>
-    retryAfterMs(
-      new Response(null, { status: 429, headers: { "Retry-After": value, ...(date ? { Date: date } : {}) } }),
-      Date.UTC(2025, 0, 1),
-    );
-
-  it("reads delay-seconds and the HTTP-date forms", () => {
-    expect(at("7")).toBe(7_000);
-    expect(at("0")).toBe(0);
-    expect(at("Wed, 01 Jan 2025 00:00:30 GMT", "Wed, 01 Jan 2025 00:00:00 GMT")).toBe(30_000);
-    expect(at("Wednesday, 01-Jan-25 00:00:30 GMT", "Wed, 01 Jan 2025 00:00:00 GMT")).toBe(30_000);
-    expect(at("Wed Jan  1 00:00:30 2025", "Wed, 01 Jan 2025 00:00:00 GMT")).toBe(30_000);
-    expect(at("Wed, 01 Jan 2025 00:00:45 GMT")).toBe(45_000); // against the local clock without Date
-  });
-
-  it.each(["-5", "1.5", "7, 8", "soon", "", "2025-01-01", "Wed, 01 Jan 2025"])(
-    "%j is not a legal value: the 60 s fallback",
-    (value) => {
-      expect(at(value)).toBe(60_000);
-    },
-  );
 });

@@ -27,9 +27,9 @@ export const idempotentMethods: readonly string[] = ["GET", "HEAD", "OPTIONS", "
 /** Per client or per call (`client.GET(path, { timeoutMs, maxRetries })`). */
 export interface CallOptions {
   /** The deadline of a call, over every try and wait, headers and body. Default 30 000 ms. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Further tries of an idempotent call after a 408, 429, 5xx or no answer. Default 2; 0 turns retries off. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
 }
 
 /** Where log lines go. Every method is optional; lines never hold a secret. */
@@ -43,7 +43,9 @@ export interface Logger {
 /** A wait that ends early, with the signal's reason, when `signal` aborts. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-export interface CallPolicy extends Required<CallOptions> {
+export interface CallPolicy {
+  timeoutMs: number;
+  maxRetries: number;
   maxRetryWaitMs: number;
   logger: Logger;
   now: () => number;
