@@ -8,7 +8,7 @@ import {
 } from "./errors.js";
 import { ResponseTooLargeError } from "./limited-fetch.js";
 import { isHeaderSafe, type TokenSet, toTokenSet } from "./tokens.js";
-import type { Clock, FetchLike, Logger } from "./types.js";
+import type { Clock, FetchLike } from "./types.js";
 
 type Result = { data?: unknown; error?: unknown; response: Response };
 type Rejected = new (

@@ -1,7 +1,7 @@
 import { callDefaults, createClient, createLegacyClient } from "@engage-voice/client";
-import { describe, expect, it, vi } from "vitest";
-import { apiTokenMiddleware, createTokenManager, type EngageVoiceAuthError } from "../src/index.js";
-import { BASE, fakeClock, fakeServer, LEGACY_BASE, recordingLogger, setup } from "./fake-server.js";
+import { describe, expect, it } from "vitest";
+import { apiTokenMiddleware, type EngageVoiceAuthError } from "../src/index.js";
+import { BASE, LEGACY_BASE, setup } from "./fake-server.js";
 
 const limited = (retryAfter: string) => ({ status: 429, headers: { "Retry-After": retryAfter } });
 
