@@ -64,6 +64,9 @@ export function cliIn(home: string) {
         transcript.push({ args, stdout, stderr });
         resolve({ code, stdout, stderr });
       });
+      // A child that exits without reading its stdin (a usage error, --version) breaks the pipe:
+      // its exit code tells the test what happened, an EPIPE here would only fail the whole run.
+      child.stdin.on("error", () => {});
       child.stdin.end(options.input ?? "");
     });
 }
