@@ -3,17 +3,32 @@
 
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { apiTokens, createTokenManager, legacyLogin, type Session, type TokenSet } from "@engage-voice/auth";
+import {
+  apiTokens,
+  createTokenManager,
+  fromStored,
+  legacyLogin,
+  type Session,
+  type TokenSet,
+  UnexpectedResponseError,
+} from "@engage-voice/auth";
 import { fileStore } from "@engage-voice/auth/node";
-import { DEFAULT_BASE_URL, DEFAULT_LEGACY_BASE_URL, tokenFile, writeConfig } from "./config.js";
+import { isPermanentToken, maskToken } from "./api-token.js";
+import {
+  DEFAULT_BASE_URL,
+  DEFAULT_LEGACY_BASE_URL,
+  isProfileName,
+  tokenFile,
+  updateConfig,
+} from "./config.js";
 import { type Context, managerOptions, session } from "./context.js";
 import { CliError, EXIT, usageError } from "./exit.js";
 import { ApiAnswerError, safeErrorCode } from "./explain.js";
 import { roleNames } from "./roles.js";
-import { confirm, promptHidden, readStdin, table } from "./terminal.js";
+import { confirm, jsonText, printable, promptHidden, readStdin, table } from "./terminal.js";
 import { ENV } from "./usage.js";
 
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+const json = jsonText;
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 function retryAfterMs(header: string | null): number | undefined {
@@ -53,6 +68,23 @@ function userOf(session: Session | undefined) {
 
 // ---- login, token, logout, profiles ----
 
+/**
+ * A new session replaces the old one, also when another process is renewing the old one right now:
+ * it is written under the token file's lock, which a renewal holds from its read of the file to its
+ * write, and with a sequence above the stored set's, which every renewal reads before its token call
+ * and which the file store's write will not go below.
+ */
+async function storeNewSession(ctx: Context, tokens: TokenSet): Promise<void> {
+  const store = fileStore(ctx.tokenPath);
+  const write = async () => {
+    const stored = await store.get().catch(() => undefined);
+    const sequence = Math.max(tokens.sequence, (stored?.sequence ?? 0) + 1);
+    await store.set(fromStored({ ...tokens, sequence }) as TokenSet);
+  };
+  ctx.logger.debug?.("storing the new session under the token file's lock");
+  await (store.lock ? store.lock(write) : write());
+}
+
 async function login(ctx: Context): Promise<void> {
   const { io, values } = ctx;
   ctx.at.fromProfile = false;
@@ -80,12 +112,10 @@ async function login(ctx: Context): Promise<void> {
   if (!tokens) {
     throw new CliError("The exchange gave no token set", EXIT.failure);
   }
-  // A new session replaces the old one, whatever order a store keeps.
-  const store = fileStore(ctx.tokenPath);
-  await store.clear();
-  await store.set(tokens);
-  ctx.config.profiles[ctx.profile] = { baseUrl: ctx.baseUrl, legacyBaseUrl: ctx.legacyBaseUrl };
-  await writeConfig(ctx.dir, ctx.config);
+  await storeNewSession(ctx, tokens);
+  await updateConfig(ctx.dir, (config) => {
+    config.profiles[ctx.profile] = { baseUrl: ctx.baseUrl, legacyBaseUrl: ctx.legacyBaseUrl };
+  });
 
   const current = auth.session();
   const user = userOf(current);
@@ -102,12 +132,13 @@ async function login(ctx: Context): Promise<void> {
     );
     return;
   }
+  // Every name and ID below came from the API: printable() before it reaches a terminal.
   const who = user
-    ? ` as ${user.firstName ?? ""} ${user.lastName ?? ""} (${user.username ?? user.agentId})`
+    ? ` as ${printable(user.firstName)} ${printable(user.lastName)} (${printable(user.username ?? user.agentId)})`
     : "";
   ctx.out(`Logged in to ${ctx.baseUrl}${who.replace(/\s+/g, " ")}, profile ${ctx.profile}.\n`);
   const accounts = current?.agentDetails.map(
-    (a) => `${a.accountId}${a.accountName ? ` (${a.accountName})` : ""}`,
+    (a) => `${printable(a.accountId)}${a.accountName ? ` (${printable(a.accountName)})` : ""}`,
   );
   if (accounts?.length) {
     ctx.out(`Accounts: ${accounts.join(", ")}\n`);
@@ -143,7 +174,7 @@ async function profiles(ctx: Context): Promise<void> {
   const names = new Set(Object.keys(ctx.config.profiles));
   const folders = await readdir(join(ctx.dir, "tokens"), { withFileTypes: true }).catch(() => []);
   for (const entry of folders) {
-    if (entry.isDirectory()) {
+    if (entry.isDirectory() && isProfileName(entry.name)) {
       names.add(entry.name);
     }
   }
@@ -252,14 +283,6 @@ async function users(ctx: Context): Promise<void> {
 
 // ---- api-tokens ----
 
-const PERMANENT_TOKEN = /^[^:\s/?#%]+:[0-9A-Za-z-]+$/;
-
-/** `sbx01:…c0ffee`: enough to recognise a token, not enough to use it. */
-export function maskToken(value: string): string {
-  const [prefix] = value.split(":");
-  return `${prefix}:…${value.slice(-4)}`;
-}
-
 /** A bearer access token for the deprecated host: a direct login, or the profile's session. */
 async function legacyBearer(ctx: Context): Promise<string> {
   const { io, values } = ctx;
@@ -300,11 +323,33 @@ async function legacyBearer(ctx: Context): Promise<string> {
   return tokens.accessToken;
 }
 
+/** The API token to delete: from stdin with --token-stdin (out of the process list), else the argument. */
+async function tokenToDelete(ctx: Context): Promise<string> {
+  const { values, positionals } = ctx;
+  if (!values["token-stdin"]) {
+    if (positionals[0] === undefined) {
+      throw usageError(
+        "api-tokens delete needs the API token: pipe it with --token-stdin, or give it after --",
+      );
+    }
+    return positionals[0];
+  }
+  if (positionals.length > 0) {
+    throw usageError("api-tokens delete takes the API token from --token-stdin or as an argument, not both");
+  }
+  if (values.username !== undefined || values["password-stdin"]) {
+    throw usageError(
+      "--token-stdin takes stdin, which a direct login needs for the password: run engage-voice login first, then delete with the profile's session",
+    );
+  }
+  return (await readStdin(ctx.io.stdin, "The API token")).trim();
+}
+
 async function apiTokensCommand(ctx: Context): Promise<void> {
   const action = ctx.spec.name.split(" ")[1];
   if (action === "delete") {
-    const target = ctx.positionals[0] ?? "";
-    if (!PERMANENT_TOKEN.test(target)) {
+    const target = await tokenToDelete(ctx);
+    if (!isPermanentToken(target)) {
       throw usageError("The API token to delete must look like <prefix>:<id>, as api-tokens list shows");
     }
     if (ctx.values.yes !== true) {
@@ -339,6 +384,14 @@ async function apiTokensCommand(ctx: Context): Promise<void> {
   });
   if (action === "create") {
     const created = await tokens.create();
+    // Printed bare, and meant for $(…): anything but a token's shape is not written at all.
+    if (!isPermanentToken(created)) {
+      throw new UnexpectedResponseError(
+        "unexpected_response",
+        "Creating an API token answered something that is not an API token",
+        { status: 200 },
+      );
+    }
     // Like `token`: the bare value unless --json, so that $(engage-voice api-tokens create) works.
     if (ctx.values.json) {
       ctx.out(json({ apiToken: created }));

@@ -1,8 +1,9 @@
 // Where profiles and sessions live: the platform's config directory, one token file per profile
 // and host, and a config file with each profile's hosts (no secret in it).
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { chmod, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
+import { fileStore } from "@engage-voice/auth/node";
 import { CliError, EXIT, usageError } from "./exit.js";
 import { ENV } from "./usage.js";
 
@@ -23,7 +24,11 @@ export interface Platform {
  */
 export function configDir({ env, platform, home }: Platform): string {
   const own = env[ENV.configDir];
-  if (own && isAbsolute(own)) {
+  if (own) {
+    // Relative to what? The folder would move with the working directory, sessions with it.
+    if (!isAbsolute(own)) {
+      throw usageError(`${ENV.configDir} must be an absolute path: set it to the full path of the folder`);
+    }
     return own;
   }
   const xdg = env.XDG_CONFIG_HOME;
@@ -39,10 +44,24 @@ export function configDir({ env, platform, home }: Platform): string {
   return join(home, ".config", "engage-voice");
 }
 
+/** A profile names a folder: the same name must work on every platform. */
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** Names Windows gives to devices, with any extension (`nul.txt` too), and a trailing dot it drops. */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)|\.$/i;
+
+export function isProfileName(name: string): boolean {
+  return PROFILE_NAME.test(name) && !WINDOWS_RESERVED.test(name);
+}
+
 export function checkProfile(name: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) {
+  if (!PROFILE_NAME.test(name)) {
     throw usageError(
       "--profile must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+    );
+  }
+  if (WINDOWS_RESERVED.test(name)) {
+    throw usageError(
+      "--profile cannot be a device name of Windows (CON, PRN, AUX, NUL, COM0-9, LPT0-9, with or without an extension) nor end with '.': choose another name",
     );
   }
   return name;
@@ -89,6 +108,8 @@ export interface ProfileConfig {
 
 export interface ConfigFile {
   profiles: Record<string, ProfileConfig>;
+  /** Profile names in the file that are not valid names (`../x`, `CON`): skipped, never used as paths. */
+  ignored?: number;
 }
 
 const configPath = (dir: string) => join(dir, "config.json");
@@ -106,12 +127,16 @@ export async function readConfig(dir: string): Promise<ConfigFile> {
   try {
     const parsed = JSON.parse(text) as Partial<ConfigFile>;
     const profiles: Record<string, ProfileConfig> = Object.create(null);
+    let ignored = 0;
     for (const [name, value] of Object.entries(parsed.profiles ?? {})) {
-      if (typeof value?.baseUrl === "string" && typeof value.legacyBaseUrl === "string") {
+      // A name from the file becomes a folder name as one from --profile does: the same check.
+      if (!isProfileName(name)) {
+        ignored++;
+      } else if (typeof value?.baseUrl === "string" && typeof value.legacyBaseUrl === "string") {
         profiles[name] = { baseUrl: value.baseUrl, legacyBaseUrl: value.legacyBaseUrl };
       }
     }
-    return { profiles };
+    return ignored ? { profiles, ignored } : { profiles };
   } catch {
     throw new CliError(`${configPath(dir)} is not valid JSON: fix or delete it`, EXIT.failure);
   }
@@ -125,7 +150,7 @@ export async function writeConfig(dir: string, config: ConfigFile): Promise<void
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const file = await open(temporary, "wx", 0o600);
     try {
-      await file.writeFile(`${JSON.stringify(config, null, 2)}\n`);
+      await file.writeFile(`${JSON.stringify({ profiles: config.profiles }, null, 2)}\n`);
     } finally {
       await file.close();
     }
@@ -133,5 +158,69 @@ export async function writeConfig(dir: string, config: ConfigFile): Promise<void
   } catch {
     await rm(temporary, { force: true }).catch(() => {});
     throw new CliError(`${path} could not be written: check the folder's permissions`, EXIT.failure);
+  }
+}
+
+/**
+ * Runs a read-modify-write of config.json alone: under the lock file of `@engage-voice/auth`'s file
+ * store (an exclusive create, taken over when stale), here around config.json, whose store is never
+ * read or written. Without it, two logins read the same file and the second write loses the first's
+ * profile. `change` gets the file as it is now, not as the command saw it when it started.
+ */
+export async function updateConfig(dir: string, change: (config: ConfigFile) => void): Promise<void> {
+  const locked = fileStore(configPath(dir)).lock;
+  if (!locked) {
+    throw new CliError("config.json cannot be locked", EXIT.failure);
+  }
+  await locked(async () => {
+    const config = await readConfig(dir);
+    change(config);
+    await writeConfig(dir, config);
+  });
+}
+
+/** What to do with a folder the CLI keeps sessions in, from its owner and mode (POSIX). */
+export function folderVerdict(
+  mode: number,
+  owner: number,
+  me: number,
+): "keep" | { tighten: number } | "refuse" {
+  const othersWrite = (mode & 0o022) !== 0;
+  if (!othersWrite) {
+    return "keep";
+  }
+  // Like ssh: a folder that others can write lets them swap a session file or plant a symlink.
+  return owner === me ? { tighten: mode & 0o7755 } : "refuse";
+}
+
+/**
+ * The config folder, its `tokens` folder and the profile's, where they exist: tightened when they
+ * are the user's own and others can write them, refused when they are not the user's.
+ */
+export async function secureFolders(dir: string, profile: string, platform: NodeJS.Platform): Promise<void> {
+  const me = process.getuid?.();
+  if (platform === "win32" || me === undefined) {
+    return;
+  }
+  for (const folder of [dir, join(dir, "tokens"), join(dir, "tokens", profile)]) {
+    const stats = await stat(folder).catch(() => undefined);
+    if (!stats?.isDirectory()) {
+      continue;
+    }
+    const verdict = folderVerdict(stats.mode & 0o7777, stats.uid, me);
+    if (verdict === "refuse") {
+      throw new CliError(
+        `${folder} can be written by other users and is not yours: remove it, or set ${ENV.configDir} to a folder of your own`,
+        EXIT.failure,
+      );
+    }
+    if (verdict !== "keep") {
+      await chmod(folder, verdict.tighten).catch(() => {
+        throw new CliError(
+          `${folder} can be written by other users and could not be tightened: chmod go-w it`,
+          EXIT.failure,
+        );
+      });
+    }
   }
 }

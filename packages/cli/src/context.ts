@@ -1,8 +1,11 @@
 // What every command needs: the resolved profile and hosts, the output mode, a fetch that logs
 // (with --debug) and spins (on a terminal), and the profile's session.
+
+import { join } from "node:path";
 import {
   createTokenManager,
   type Logger,
+  ResponseTooLargeError,
   type TokenManager,
   type TokenManagerOptions,
 } from "@engage-voice/auth";
@@ -18,6 +21,7 @@ import {
   DEFAULT_PROFILE,
   type Platform,
   readConfig,
+  secureFolders,
   tokenFile,
 } from "./config.js";
 import { CliError, EXIT } from "./exit.js";
@@ -61,6 +65,42 @@ export function loggablePath(url: URL): string {
   return `${url.origin}${pathTemplateOf(url.pathname) ?? url.pathname}`;
 }
 
+/**
+ * The most the CLI reads of one answer. A users list of tens of thousands of users is a few MB;
+ * past this, the answer is not one the API sends, and reading it whole would take memory without
+ * bound (a 300 MB answer took 1.9 GB).
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** The answer, its body cut off with `ResponseTooLargeError` once it has passed `maxBytes`. */
+export function capped(response: Response, maxBytes: number): Response {
+  // An opaque redirect (status 0) cannot be rebuilt, and has no body to read.
+  if (!response.body || response.status < 200) {
+    return response;
+  }
+  const tooLarge = () => new ResponseTooLargeError("The server", maxBytes, response.status);
+  if (Number(response.headers.get("Content-Length")) > maxBytes) {
+    void response.body.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  let read = 0;
+  const counted = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        read += chunk.byteLength;
+        if (read > maxBytes) {
+          // Erroring the stream cancels the source: the connection is closed, nothing more is read.
+          controller.error(tooLarge());
+        } else {
+          controller.enqueue(chunk);
+        }
+      },
+    }),
+  );
+  const { status, statusText, headers } = response;
+  return new Response(counted, { status, statusText, headers });
+}
+
 function instrument(base: typeof fetch, spinner: Spinner, debug: ((line: string) => void) | undefined) {
   const instrumented = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const method = init?.method ?? (input instanceof Request ? input.method : "GET");
@@ -72,7 +112,7 @@ function instrument(base: typeof fetch, spinner: Spinner, debug: ((line: string)
     try {
       const response = await base(input, init);
       debug?.(`${where} → ${response.status} in ${Math.round(performance.now() - started)} ms`);
-      return response;
+      return capped(response, MAX_ANSWER_BYTES);
     } catch (error) {
       const name = (error as { name?: unknown })?.name;
       debug?.(
@@ -99,7 +139,13 @@ export async function createContext(
     (values.profile as string | undefined) ?? (io.env[ENV.profile] || undefined) ?? DEFAULT_PROFILE,
   );
   const dir = configDir(io);
+  await secureFolders(dir, profile, io.platform);
   const config = await readConfig(dir);
+  if (config.ignored) {
+    err(
+      `engage-voice: warning: ${join(dir, "config.json")} holds ${config.ignored} profile name(s) that are not valid profile names: ignored; fix or remove them\n`,
+    );
+  }
   const saved = config.profiles[profile];
   const baseUrl = checkOrigin(
     (values["base-url"] as string | undefined) ??

@@ -147,11 +147,14 @@ export function explain(error: unknown, at: Situation): Explained {
         message: `${at.host} answered unexpectedly${status}: try again later, or run with --debug`,
         exitCode: EXIT.failure,
       };
-    case "response_too_large":
+    case "response_too_large": {
+      const cap = (error as { maxBytes?: number }).maxBytes;
+      const size = cap === undefined ? "" : ` of more than ${Math.floor(cap / 1024)} KiB`;
       return {
-        message: `${at.host} answered unexpectedly${status}: try again later, or run with --debug`,
+        message: `${at.host} answered${status} with a body${size}, which was not read: check --base-url / --legacy-base-url, or try again later`,
         exitCode: EXIT.failure,
       };
+    }
     default:
       return { message: `${error.message}${status}`, exitCode: EXIT.failure };
   }

@@ -14,13 +14,36 @@ export interface InStream extends NodeJS.ReadableStream {
   setRawMode?(mode: boolean): unknown;
 }
 
-/** Control characters from an API answer could move the cursor or retitle the terminal. */
+/**
+ * What a terminal acts on instead of printing: C0 and C1 controls (ESC and CSI start the sequences
+ * that move the cursor, clear the screen, retitle the window, write the clipboard with OSC 52 or
+ * hide a link with OSC 8), DEL, line and paragraph separators, and the bidi controls that reorder
+ * what follows them (U+061C, U+200E/F, U+202A-202E, U+2066-2069).
+ */
+const BEYOND_C0 = "\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069";
+const UNPRINTABLE = new RegExp(`[\\u0000-\\u001f${BEYOND_C0}]`, "g");
+/** JSON.stringify escapes C0 controls inside strings; its own line breaks are the only ones left. */
+const UNESCAPED_BY_JSON = new RegExp(`[${BEYOND_C0}]`, "g");
+
+/** Text from an API answer for a line of output: every unprintable character becomes `?`. */
 export function printable(value: unknown): string {
   if (value === undefined || value === null) {
     return "";
   }
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-  return String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+  return String(value).replace(UNPRINTABLE, "?");
+}
+
+/**
+ * JSON for stdout, a terminal or a pipe: the unprintable characters that `JSON.stringify` leaves
+ * as they are (C1, DEL, bidi controls, separators) are written as `\uXXXX` escapes, so the output
+ * cannot act on a terminal and parses back to the same data.
+ */
+export function jsonText(value: unknown): string {
+  const text = JSON.stringify(value, null, 2).replace(
+    UNESCAPED_BY_JSON,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return `${text}\n`;
 }
 
 /** Left-aligned columns, two spaces apart, headers in capitals. */

@@ -16,8 +16,10 @@ export interface CommandSpec {
   summary: string;
   /** What follows the command name in the usage line. */
   args?: string;
-  /** Positional arguments after the command name: exactly this many. */
+  /** Positional arguments after the command name: exactly this many (at most, with `optionalArgs`). */
   positionals: number;
+  /** The arguments may also come another way (an option that reads stdin): the command checks. */
+  optionalArgs?: boolean;
   options: Record<string, OptionSpec>;
   details?: string[];
 }
@@ -133,17 +135,24 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "api-tokens delete",
     summary: "delete a permanent API token",
-    args: "<token>",
+    args: "[<token>]",
     positionals: 1,
+    optionalArgs: true,
     options: {
       ...legacyAuth,
+      "token-stdin": {
+        type: "boolean",
+        description: "read the API token from stdin (an argument shows in the process list)",
+      },
       yes: { type: "boolean", short: "y", description: "do not ask for confirmation" },
     },
     details: [
       ...legacyDetails,
       "Asks for confirmation on a terminal; elsewhere --yes is required.",
-      'The token is the only argument that is a secret: prefer `engage-voice api-tokens delete -- "$TOKEN"`',
-      "from a variable to typing it.",
+      "The API token is a secret: pipe it, so that it stays out of the process list and shell history:",
+      "  printf '%s' \"$TOKEN\" | engage-voice api-tokens delete --token-stdin --yes",
+      'An argument works too (after --: engage-voice api-tokens delete -- "$TOKEN"), but other users of',
+      "the machine can read it in the process list while the command runs.",
     ],
   },
   {
@@ -369,7 +378,7 @@ export function parseCommandLine(args: readonly string[]): Parsed {
     throw usageError("No command: run engage-voice --help for the list");
   }
   const positionals = parsed.positionals.slice(spec.name.split(" ").length);
-  if (positionals.length !== spec.positionals) {
+  if (spec.optionalArgs ? positionals.length > spec.positionals : positionals.length !== spec.positionals) {
     throw usageError(
       spec.positionals === 0
         ? `engage-voice ${spec.name} takes no arguments: run engage-voice ${spec.name} --help`

@@ -22,6 +22,8 @@ export interface RunOptions {
   /** Written to stdin, then closed. Without it stdin is an empty pipe. */
   input?: string;
   env?: Record<string, string>;
+  /** Called with all of stderr so far, on each chunk: a test can wait for a line while the child runs. */
+  onStderr?: (stderr: string) => void;
 }
 
 const homes: string[] = [];
@@ -56,6 +58,7 @@ export function cliIn(home: string) {
       });
       child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
         stderr += chunk;
+        options.onStderr?.(stderr);
       });
       const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
       child.on("error", reject);
@@ -64,6 +67,9 @@ export function cliIn(home: string) {
         transcript.push({ args, stdout, stderr });
         resolve({ code, stdout, stderr });
       });
+      // A child that exits without reading its stdin (a usage error, --version) breaks the pipe:
+      // its exit code tells the test what happened, an EPIPE here would only fail the whole run.
+      child.stdin.on("error", () => {});
       child.stdin.end(options.input ?? "");
     });
 }

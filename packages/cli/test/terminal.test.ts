@@ -65,6 +65,8 @@ function onTerminal(
       output += chunk;
     });
     const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    // An answer typed after the program has exited breaks the pipe: the exit code tells the test.
+    child.stdin.on("error", () => {});
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);

@@ -73,7 +73,7 @@ describe("help and version", () => {
   it("api-tokens --help lists its commands", async () => {
     const { code, stdout } = await cli(["api-tokens", "--help"]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/create[\s\S]*list[\s\S]*delete <token>/);
+    expect(stdout).toMatch(/create[\s\S]*list[\s\S]*delete \[<token>\]/);
   });
 });
 
@@ -110,7 +110,32 @@ describe("usage errors exit 2 with one line naming the fix", () => {
     ["an argument too many", ["accounts", "extra"], /takes no arguments/],
     ["api-tokens without a command", ["api-tokens"], /needs a command: create, list, delete/],
     ["an unknown api-tokens command", ["api-tokens", "rotate"], /takes create, list, delete/],
-    ["delete without its token", ["api-tokens", "delete", "--yes"], /takes <token>/],
+    [
+      "delete without its token",
+      ["api-tokens", "delete", "--yes"],
+      /needs the API token: pipe it with --token-stdin/,
+    ],
+    ["delete with two tokens", ["api-tokens", "delete", "--yes", "--", "a:1", "b:2"], /takes \[<token>\]/],
+    [
+      "delete with --token-stdin and an argument",
+      ["api-tokens", "delete", "--yes", "--token-stdin", "--", "a:1"],
+      /from --token-stdin or as an argument, not both/,
+    ],
+    [
+      "delete with --token-stdin and an empty stdin",
+      ["api-tokens", "delete", "--yes", "--token-stdin"],
+      /empty/,
+    ],
+    [
+      "delete with --token-stdin and a direct login, both on stdin",
+      ["api-tokens", "delete", "--yes", "--token-stdin", "--username", "lee", "--platform-id", "p"],
+      /--token-stdin takes stdin, which a direct login needs/,
+    ],
+    ...["CON", "nul", "Com1", "lpt9.json", "aux.", "trailing."].map((name): [string, string[], RegExp] => [
+      `profile ${name}, a name Windows refuses`,
+      ["token", "--profile", name],
+      /--profile cannot be a device name of Windows/,
+    ]),
     [
       "delete of something that is no token",
       ["api-tokens", "delete", "--yes", "../x"],
@@ -136,6 +161,15 @@ describe("usage errors exit 2 with one line naming the fix", () => {
     expect(stderr).toMatch(message);
     expect(stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(stderr).toMatch(/^engage-voice: /);
+  });
+
+  it("a relative ENGAGE_VOICE_CONFIG_DIR is a usage error that names the variable", async () => {
+    const { code, stdout, stderr } = await cli(["token"], { env: { ENGAGE_VOICE_CONFIG_DIR: "ev-config" } });
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toBe(
+      "engage-voice: ENGAGE_VOICE_CONFIG_DIR must be an absolute path: set it to the full path of the folder\n",
+    );
   });
 
   it("a direct login off a terminal needs --password-stdin", async () => {

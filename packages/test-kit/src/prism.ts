@@ -34,11 +34,14 @@ export function portInUse(port: number): Promise<boolean> {
   });
 }
 
+/** Prism ended before it answered: its port was taken, or it could not start. */
+class ExitedEarly extends Error {}
+
 async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
-      throw new Error(`Prism exited with code ${child.exitCode} before it was ready`);
+      throw new ExitedEarly(`Prism exited with code ${child.exitCode} before it was ready`);
     }
     try {
       await fetch(url, { signal: AbortSignal.timeout(1000) });
@@ -72,18 +75,34 @@ export interface RunningPrism {
   child: ChildProcess;
 }
 
-/** Starts `prism mock` (or `prism proxy` when `upstream` is given) on 127.0.0.1. */
-export async function startPrism({
-  spec = bundledSpec,
-  port,
-  upstream,
-  errors = true,
-  verbose = "warn",
-  stdio = "pipe",
-  timeoutMs = 60_000,
-}: PrismOptions = {}): Promise<RunningPrism> {
+/**
+ * Starts `prism mock` (or `prism proxy` when `upstream` is given) on 127.0.0.1. A free port taken by
+ * someone else before Prism bound it ends Prism at once: another free port is tried, twice at most.
+ */
+export async function startPrism(options: PrismOptions = {}): Promise<RunningPrism> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPrismOn(options.port ?? (await freePort()), options);
+    } catch (error) {
+      if (options.port !== undefined || attempt === 3 || !(error instanceof ExitedEarly)) {
+        throw error;
+      }
+    }
+  }
+}
+
+async function startPrismOn(
+  listenPort: number,
+  {
+    spec = bundledSpec,
+    upstream,
+    errors = true,
+    verbose = "warn",
+    stdio = "pipe",
+    timeoutMs = 60_000,
+  }: PrismOptions,
+): Promise<RunningPrism> {
   const entry = require.resolve("@stoplight/prism-cli/dist/index.js");
-  const listenPort = port ?? (await freePort());
   const args = upstream ? ["proxy", spec, upstream] : ["mock", spec];
   args.push("--host", "127.0.0.1", "--port", String(listenPort), "-v", verbose);
   if (errors) {
@@ -111,7 +130,8 @@ export async function startPrism({
     await waitUntilReady(url, child, timeoutMs);
   } catch (error) {
     await stop();
-    throw new Error(`${(error as Error).message}\n${output}`);
+    const Failure = error instanceof ExitedEarly ? ExitedEarly : Error;
+    throw new Failure(`${(error as Error).message}\n${output}`);
   }
   return { url, stop, child };
 }

@@ -22,6 +22,32 @@ export function ping(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * The process ID of the redis-server listening on `port`, from `INFO server`; `undefined` when none
+ * answers. A port picked free can be taken by another suite's server before ours binds it: a PONG
+ * alone could come from that one while ours is exiting with "address in use".
+ */
+export function serverPid(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    let reply = "";
+    const done = (pid: number | undefined) => {
+      socket.destroy();
+      resolve(pid);
+    };
+    socket.setTimeout(500, () => done(undefined));
+    socket.on("error", () => done(undefined));
+    socket.on("data", (data) => {
+      reply += data.toString();
+      const found = /process_id:(\d+)/.exec(reply);
+      if (found) {
+        done(Number(found[1]));
+      }
+    });
+    socket.connect(port, "127.0.0.1", () => socket.write("INFO server\r\n"));
+  });
+}
+
 export interface RunningRedis {
   url: string;
   port: number;
@@ -30,14 +56,28 @@ export interface RunningRedis {
   stop(): Promise<void>;
 }
 
-/** Starts redis-server on `port` (default a free one) and resolves once it answers PING. */
+/**
+ * Starts redis-server on `port` (default a free one) and resolves once it answers, as itself. A free
+ * port taken by someone else before the server bound it is given up for another one, twice at most.
+ */
 export async function startRedis({ port }: { port?: number } = {}): Promise<RunningRedis> {
   if (!existsSync(REDIS_SERVER)) {
     throw new Error(
       `${REDIS_SERVER} is missing: these tests need Debian's redis-server. Run scripts/setup.sh (as root it installs it).`,
     );
   }
-  const listen = port ?? (await freePort());
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(port ?? (await freePort()));
+    } catch (error) {
+      if (port !== undefined || attempt === 3) {
+        throw error;
+      }
+    }
+  }
+}
+
+async function startOn(listen: number): Promise<RunningRedis> {
   const child = spawn(
     REDIS_SERVER,
     ["--port", String(listen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
@@ -56,7 +96,7 @@ export async function startRedis({ port }: { port?: number } = {}): Promise<Runn
     await gone;
   };
   const deadline = Date.now() + 10_000;
-  while (!(await ping(listen))) {
+  while ((await serverPid(listen)) !== child.pid) {
     if (exited || Date.now() > deadline) {
       await stop();
       throw new Error(`redis-server did not answer PING on 127.0.0.1:${listen}`);

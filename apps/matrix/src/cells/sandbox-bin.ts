@@ -16,18 +16,29 @@ const LIFETIME_SECONDS = 600;
 /** A parent token the bin learns from `--parent-token`, for the seeded super user. */
 const EXTRA_TOKEN = "matrix-bin-parent-token";
 
-/** A port that was free a moment ago: the bin is told which ports to take, as a user would. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
+/**
+ * Two ports that were free a moment ago: the bin is told which ports to take, as a user would. Both
+ * are held open together, so the system cannot hand out the same port twice.
+ */
+async function freePorts(): Promise<[number, number]> {
+  const servers = [createServer(), createServer()];
+  try {
+    const ports = await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<number>((resolve, reject) => {
+            server.once("error", reject);
+            server.listen(0, "127.0.0.1", () => {
+              const address = server.address();
+              typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"));
+            });
+          }),
+      ),
+    );
+    return [ports[0] as number, ports[1] as number];
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
 }
 
 /** Runs the installed bin on `runtime` (first on PATH, as its `#!/usr/bin/env node` line finds it). */
@@ -35,7 +46,7 @@ export function sandboxBin(consumer: () => Promise<string>, runtime: Runtime): S
   return async <T>(task: (run: SandboxRun) => Promise<T>): Promise<T> => {
     const dir = await consumer();
     const node = binaryOf(runtime);
-    const [mainPort, legacyPort] = [await freePort(), await freePort()];
+    const [mainPort, legacyPort] = await freePorts();
     const { seed } = createSandboxApps();
     const superUser = seed.parentTokens.find((p) => p.roles.includes("SUPER_USER"));
     if (!superUser) {
