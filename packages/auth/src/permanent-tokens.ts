@@ -1,4 +1,10 @@
-import { callLimits, createLegacyClient, defaultBaseUrls, type Middleware } from "@engage-voice/client";
+import {
+  callLimits,
+  createLegacyClient,
+  defaultBaseUrls,
+  defaultLogger,
+  type Middleware,
+} from "@engage-voice/client";
 import { authorize } from "./credential-headers.js";
 import { CredentialRejectedError, EngageVoiceAuthError } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";
@@ -9,11 +15,12 @@ import {
   optionsOf,
   requireBase,
   requireClock,
+  requireLogger,
   requireToken,
 } from "./options.js";
 import { failure, globalFetch, requestInit, send } from "./requests.js";
 import { checkTransport, originOf } from "./transport-policy.js";
-import type { Clock, FetchLike } from "./types.js";
+import type { Clock, FetchLike, Logger } from "./types.js";
 
 interface ApiTokensCommonOptions {
   /** `{legacy_base_url}`; defaults to the client's, `https://portal.vacd.biz`. */
@@ -29,6 +36,8 @@ interface ApiTokensCommonOptions {
   allowInsecureHttp?: boolean;
   /** Defaults to `Date`; read for `Retry-After` dates. */
   clock?: Clock;
+  /** Gets each retry (`warn`) and a line per try (`debug`); defaults to `console`. */
+  logger?: Logger;
 }
 
 /** With a bearer access token (from a login or exchange): every call, creating tokens included. */
@@ -83,6 +92,7 @@ export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApi
     "maxRetries",
     "allowInsecureHttp",
     "clock",
+    "logger",
   ]);
   const auth = given.auth as Partial<{ accessToken: unknown; apiToken: unknown }> | undefined;
   if (typeof auth !== "object" || auth === null) {
@@ -106,6 +116,7 @@ export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApi
     timeoutMs,
     maxRetries,
     clock,
+    logger: requireLogger(given.logger, defaultLogger()),
   });
   client.use({ onRequest: ({ request }) => authorize(request, ...credential) });
   const refused = {

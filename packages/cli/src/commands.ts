@@ -13,6 +13,7 @@ import {
   UnexpectedResponseError,
 } from "@engage-voice/auth";
 import { fileStore } from "@engage-voice/auth/node";
+import { retryAfterMs } from "@engage-voice/client";
 import { isPermanentToken, maskToken } from "./api-token.js";
 import {
   DEFAULT_BASE_URL,
@@ -29,25 +30,19 @@ import { confirm, jsonText, printable, promptHidden, readStdin, table } from "./
 import { ENV } from "./usage.js";
 
 const json = jsonText;
+/** What every call of a command shares: its deadline (--timeout) and where its retries are logged. */
+const timeout = (ctx: Context) => ({
+  logger: ctx.logger,
+  ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }),
+});
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
-
-function retryAfterMs(header: string | null): number | undefined {
-  if (header === null) {
-    return undefined;
-  }
-  if (/^\d+$/.test(header.trim())) {
-    return Number(header.trim()) * 1000;
-  }
-  const date = Date.parse(header);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
-}
 
 function answerError(response: Response, error: unknown): ApiAnswerError {
   const body = typeof error === "object" && error !== null ? (error as { errorCode?: unknown }) : {};
   return new ApiAnswerError(
     response.status,
     safeErrorCode(body.errorCode),
-    retryAfterMs(response.headers.get("retry-after")),
+    retryAfterMs(response, Date.now()),
   );
 }
 
@@ -318,7 +313,7 @@ async function legacyBearer(ctx: Context): Promise<string> {
     password,
     platformId,
     fetch: ctx.fetch,
-    logger: ctx.logger,
+    ...timeout(ctx),
   });
   return tokens.accessToken;
 }
@@ -368,6 +363,7 @@ async function apiTokensCommand(ctx: Context): Promise<void> {
       baseUrl: ctx.legacyBaseUrl,
       auth: { accessToken: await legacyBearer(ctx) },
       fetch: ctx.fetch,
+      ...timeout(ctx),
     });
     await tokens.delete(target);
     if (ctx.json) {
@@ -381,6 +377,7 @@ async function apiTokensCommand(ctx: Context): Promise<void> {
     baseUrl: ctx.legacyBaseUrl,
     auth: { accessToken: await legacyBearer(ctx) },
     fetch: ctx.fetch,
+    ...timeout(ctx),
   });
   if (action === "create") {
     const created = await tokens.create();

@@ -10,7 +10,7 @@ import {
   type TokenManagerOptions,
 } from "@engage-voice/auth";
 import { fileStore } from "@engage-voice/auth/node";
-import { pathTemplateOf } from "@engage-voice/client";
+import { callLimits, pathTemplateOf, sleep as waitFor } from "@engage-voice/client";
 import {
   type ConfigFile,
   checkOrigin,
@@ -24,7 +24,7 @@ import {
   secureFolders,
   tokenFile,
 } from "./config.js";
-import { CliError, EXIT } from "./exit.js";
+import { CliError, EXIT, usageError } from "./exit.js";
 import type { Situation } from "./explain.js";
 import { type InStream, type OutStream, Spinner } from "./terminal.js";
 import { type CommandSpec, ENV, type OptionValues } from "./usage.js";
@@ -51,13 +51,29 @@ export interface Context {
   spinner: Spinner;
   fetch: typeof fetch;
   logger: Logger;
-  sleep: (ms: number) => Promise<void>;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** `--timeout` in ms: the deadline of each request, retries and waits included. */
+  timeoutMs: number | undefined;
   /** Where the profile's session on `baseUrl` is kept. */
   tokenPath: string;
   /** Updated as the command goes, for the error line. */
   at: Situation;
   out(text: string): void;
   err(text: string): void;
+}
+
+/** `--timeout` (or its variable) in seconds, as ms: a positive number up to an hour. */
+export function timeoutOf(value: string | undefined): number | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  const seconds = Number(value);
+  if (!/^\d+(?:\.\d+)?$/.test(value.trim()) || !(seconds > 0) || seconds > callLimits.timeoutMs / 1000) {
+    throw usageError(
+      `--timeout (or ${ENV.timeout}) must be a number of seconds above 0 and at most ${callLimits.timeoutMs / 1000}, such as 30`,
+    );
+  }
+  return Math.max(1, Math.round(seconds * 1000));
 }
 
 /** `/voice/api/v1/admin/token/<token>` would log a credential: the document's template is logged. */
@@ -132,7 +148,8 @@ export async function createContext(
   values: OptionValues,
   positionals: string[],
 ): Promise<Context> {
-  const debug = values.debug === true;
+  const debug = values.debug === true || io.env[ENV.log] === "debug";
+  const timeoutMs = timeoutOf((values.timeout as string | undefined) ?? (io.env[ENV.timeout] || undefined));
   const err = (text: string) => void io.stderr.write(text);
   const debugLine = debug ? (line: string) => err(`[debug] ${line}\n`) : undefined;
   const profile = checkProfile(
@@ -168,17 +185,11 @@ export async function createContext(
       ? { warn: (message: string) => debugLine(`warning: ${message}`), info: debugLine, debug: debugLine }
       : {}),
   };
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const end = spinner.begin(
-        `Waiting ${Math.ceil(ms / 1000)} s before trying again (rate limit or retry)…`,
-      );
-      debugLine?.(`waiting ${ms} ms before trying again`);
-      setTimeout(() => {
-        end();
-        resolve();
-      }, ms);
-    });
+  const sleep = (ms: number, signal?: AbortSignal) => {
+    const end = spinner.begin(`Waiting ${Math.ceil(ms / 1000)} s before trying again (rate limit or retry)…`);
+    debugLine?.(`waiting ${ms} ms before trying again`);
+    return waitFor(ms, signal).finally(end);
+  };
   const login = [
     "engage-voice login",
     ...(profile === DEFAULT_PROFILE ? [] : [`--profile ${profile}`]),
@@ -200,6 +211,7 @@ export async function createContext(
     fetch: instrument(globalThis.fetch, spinner, debugLine),
     logger,
     sleep,
+    timeoutMs,
     tokenPath: tokenFile(dir, profile, baseUrl),
     at: { login, host: baseUrl, fromProfile: true, command: spec.name },
     out: (text) => void io.stdout.write(text),
@@ -209,7 +221,13 @@ export async function createContext(
 
 /** Options every token manager of the CLI shares. */
 export function managerOptions(ctx: Context): Omit<TokenManagerOptions, "rcAccessToken"> {
-  return { baseUrl: ctx.baseUrl, fetch: ctx.fetch, logger: ctx.logger, sleep: ctx.sleep };
+  return {
+    baseUrl: ctx.baseUrl,
+    fetch: ctx.fetch,
+    logger: ctx.logger,
+    sleep: ctx.sleep,
+    ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }),
+  };
 }
 
 /**

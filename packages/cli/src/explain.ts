@@ -2,6 +2,7 @@
 // of @engage-voice/auth carry no secret; the lines here quote nothing a user typed or an API sent
 // but status codes and dotted error codes.
 import { EngageVoiceAuthError, type RateLimitedError } from "@engage-voice/auth";
+import type { RequestTimeoutError } from "@engage-voice/client";
 import { CliError, EXIT, type ExitCode } from "./exit.js";
 
 export interface Situation {
@@ -79,6 +80,13 @@ export function explain(error: unknown, at: Situation): Explained {
     }
     return {
       message: `${at.host} answered ${error.status}${code}: try again later, or run with --debug`,
+      exitCode: EXIT.failure,
+    };
+  }
+  // By code, not class: a second copy of the client package (ESM and CommonJS) has its own class.
+  if ((error as RequestTimeoutError | null)?.code === "request_timeout") {
+    return {
+      message: `${at.host} did not answer within ${seconds((error as RequestTimeoutError).timeoutMs)}: try again, or give it longer with --timeout SECONDS`,
       exitCode: EXIT.failure,
     };
   }

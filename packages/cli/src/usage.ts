@@ -30,6 +30,8 @@ export const ENV = {
   baseUrl: "ENGAGE_VOICE_BASE_URL",
   legacyBaseUrl: "ENGAGE_VOICE_LEGACY_BASE_URL",
   configDir: "ENGAGE_VOICE_CONFIG_DIR",
+  log: "ENGAGE_VOICE_LOG",
+  timeout: "ENGAGE_VOICE_TIMEOUT",
 } as const;
 
 export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
@@ -50,7 +52,15 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   },
   json: { type: "boolean", description: "JSON on stdout (the default when stdout is not a terminal)" },
   table: { type: "boolean", description: "a table on stdout even when it is not a terminal" },
-  debug: { type: "boolean", description: "log each request (no query, no secret) and show stack traces" },
+  timeout: {
+    type: "string",
+    value: "SECONDS",
+    description: `deadline of each request, retries and waits included (default 30; env ${ENV.timeout})`,
+  },
+  debug: {
+    type: "boolean",
+    description: `log each request (no query, no secret) and show stack traces (also ${ENV.log}=debug)`,
+  },
   help: { type: "boolean", short: "h", description: "show help" },
   version: { type: "boolean", short: "V", description: "show the version" },
 };
