@@ -1,0 +1,111 @@
+// A script that makes one call and ends must end with its result or its typed error, never early:
+// a wait that a caller awaits (a retry, a 429, a shared renewal) keeps the process alive. Run as real
+// child processes, ESM and CommonJS, on Node 20 (the system's) and Node 24 (the workspace's), since a
+// test runner's own event loop would hide an early exit.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { type Fault, type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
+import { describe, expect, it } from "vitest";
+
+const EXCHANGE = "/api/auth/login/rc/accesstoken";
+const ACCOUNTS = "/voice/api/v1/admin/accounts";
+const fixture = (file: string) => new URL(`./fixtures/${file}`, import.meta.url).pathname;
+
+// pnpm puts the workspace's Node 24 first on PATH for scripts, so Node 20 is named by its path.
+const nodes = [
+  ["Node 24", process.execPath],
+  ["Node 20", "/usr/bin/node"],
+].filter(([, binary]) => existsSync(binary as string)) as [string, string][];
+
+const scripts = [
+  ["ESM", fixture("one-shot.mjs")],
+  ["CommonJS", fixture("one-shot.cjs")],
+] as const;
+
+function run(binary: string, script: string, args: string[]) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(binary, [script, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A port nothing listens on: taken from the system, then closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+interface Scenario {
+  faults: Fault[];
+  /** What the script prints on stdout, and its exit code. */
+  stdout: RegExp;
+  code: number;
+  /** The retry line the library logs on its way. */
+  logged: RegExp;
+}
+
+const scenarios: Record<string, Scenario> = {
+  "the exchange answers 503 every time": {
+    faults: [{ kind: "status", status: 503, path: EXCHANGE, times: 10 }],
+    stdout: /^error unexpected_response\n$/,
+    code: 1,
+    logged: /The token exchange answered 503 \(sandbox\.injected\.fault\): trying again in \d+ ms/,
+  },
+  "a GET answers 503 once": {
+    faults: [{ kind: "status", status: 503, path: ACCOUNTS }],
+    stdout: /^ok 200 \d+\n$/,
+    code: 0,
+    logged: /GET \/voice\/api\/v1\/admin\/accounts answered 503: trying again in \d+ ms/,
+  },
+  "a GET answers 429 with Retry-After": {
+    faults: [{ kind: "rate-limit", retryAfterSeconds: 1, path: ACCOUNTS }],
+    stdout: /^ok 200 \d+\n$/,
+    code: 0,
+    logged: /GET \/voice\/api\/v1\/admin\/accounts answered 429: trying again in 1000 ms/,
+  },
+};
+
+describe.concurrent.each(nodes)("a one-shot script on %s", (_, binary) => {
+  describe.each(scripts)("in %s", (_, script) => {
+    it("whose host is down ends with network_error and exit 1, after its retries", async () => {
+      const base = `http://127.0.0.1:${await closedPort()}`;
+      const { code, stdout, stderr } = await run(binary, script, [base, "sandbox-rc-token-ada"]);
+      expect(stdout).toBe("error network_error\n");
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/The token exchange got no answer: trying again in \d+ ms/);
+    });
+
+    it.each(Object.entries(scenarios))("where %s ends as it should", async (_, scenario) => {
+      const sandbox: RunningSandbox = await startSandbox({ faults: { enabled: true } });
+      try {
+        for (const fault of scenario.faults) {
+          sandbox.faults.next(fault);
+        }
+        const parent = sandbox.seed.parentTokens[0]?.token as string;
+        const { code, stdout, stderr } = await run(binary, script, [sandbox.mainUrl, parent]);
+        expect(stdout).toMatch(scenario.stdout);
+        expect(code).toBe(scenario.code);
+        expect(stderr).toMatch(scenario.logged);
+      } finally {
+        await sandbox.stop();
+      }
+    });
+  });
+});
