@@ -47,8 +47,16 @@ const breaking = {
   "a parameter type narrowed": (doc) => {
     doc.components.parameters.flatten.schema = { type: "string", enum: ["yes"] };
   },
-  "a const changed": (doc) => {
-    schema(doc, "RefreshForm").properties.rcTokenType.const = "bearer";
+  "a const changed": {
+    before: (doc) => {
+      schema(doc, "RefreshForm").properties.rcTokenType = { type: "string", const: "Bearer" };
+    },
+    after: (doc) => {
+      schema(doc, "RefreshForm").properties.rcTokenType.const = "bearer";
+    },
+  },
+  "a one-value enum changed": (doc) => {
+    schema(doc, "RefreshForm").properties.rcTokenType.enum = ["bearer"];
   },
 };
 
@@ -185,7 +193,8 @@ const expected = {
   "a response type widened": /ssoLogin: type changed from boolean to boolean\|string/,
   "a request property made required": /property extra made required/,
   "a parameter type narrowed": /parameter query flatten: type changed/,
-  "a const changed": /const changed/,
+  "a const changed": /rcTokenType: const changed from "Bearer" to "bearer"/,
+  "a one-value enum changed": /rcTokenType: enum value "Bearer" removed/,
   "a required property of an allOf part removed":
     /RefreshedTokenResponse|refreshToken (removed|no longer always present)/,
   "a property of a oneOf branch removed from a response":
@@ -307,7 +316,16 @@ Object.assign(additive, {
   },
   "a request enum value added": (doc) => {
     schema(doc, "ExchangeForm").properties.rcTokenType.enum = ["Bearer", "bearer"];
-    delete schema(doc, "ExchangeForm").properties.rcTokenType.const;
+  },
+  "a const given as the same one-value enum": {
+    before: (doc) => {
+      schema(doc, "ExchangeForm").properties.rcTokenType = { type: "string", const: "Bearer" };
+      schema(doc, "TokenResponse").properties.tokenType = { type: "string", const: "Bearer" };
+    },
+    after: (doc) => {
+      schema(doc, "ExchangeForm").properties.rcTokenType = { type: "string", enum: ["Bearer"] };
+      schema(doc, "TokenResponse").properties.tokenType = { type: "string", enum: ["Bearer"] };
+    },
   },
   "a response const given as a one-value enum beside it": (doc) => {
     schema(doc, "Account").properties.rcAccountAccess = {
