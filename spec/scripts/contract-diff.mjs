@@ -1,8 +1,8 @@
 // The breaking changes between two bundled OpenAPI 3.1 documents, for the release gate. A breaking
 // change is one that can make a working client fail: something it calls or reads removed or
 // narrowed, something it must send added. The rules follow oasdiff's catalogue, on the parts of the
-// document this API uses (operations, parameters, request bodies, responses and their headers,
-// security, JSON schemas with their composition keywords and constraints).
+// document this API uses (operations, their servers, parameters, request bodies, responses and their
+// headers, security, JSON schemas with their composition keywords, listed values and constraints).
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
@@ -29,12 +29,20 @@ function resolver(document) {
 const LOWER_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
 const UPPER_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
 
+// Keywords beside a `$ref` that constrain nothing.
+const REF_ANNOTATIONS = new Set(["$ref", "description", "summary", "title", "examples", "example"]);
+
 /**
  * A schema with its `allOf` parts merged in (properties, required, types, other keywords), so that a
  * property of a part is compared like one of its own: removing `refreshToken` from the second part of
  * `RefreshedTokenResponse` is a property removed.
  */
 function view(schema, follow, seen = new Set()) {
+  // OpenAPI 3.1 (JSON Schema 2020-12) applies keywords beside a `$ref` too: they are one more part.
+  if (typeof schema?.$ref === "string" && Object.keys(schema).some((key) => !REF_ANNOTATIONS.has(key))) {
+    const { $ref, allOf = [], ...siblings } = schema;
+    return view({ ...siblings, allOf: [{ $ref }, ...allOf] }, follow, seen);
+  }
   const resolved = follow(schema) ?? {};
   if (!Array.isArray(resolved.allOf)) {
     return resolved;
@@ -159,6 +167,65 @@ function constraintChanges(before, after) {
   return found;
 }
 
+/**
+ * The values a schema admits when it lists them (`enum`, `const` as a one-value enum, both as their
+ * intersection), as JSON text so that object values compare by content; `undefined` when any value.
+ */
+function valuesOf(schema) {
+  const lists = [];
+  if (Array.isArray(schema.enum)) {
+    lists.push(schema.enum.map((value) => JSON.stringify(value)));
+  }
+  if ("const" in schema) {
+    lists.push([JSON.stringify(schema.const)]);
+  }
+  return lists.length === 0
+    ? undefined
+    : new Set(lists.reduce((a, b) => a.filter((value) => b.includes(value))));
+}
+
+/** The keyword that lists a schema's values, for messages. */
+const valuesKeyword = (schema) => ("const" in schema && !Array.isArray(schema.enum) ? "const" : "enum");
+
+/**
+ * Listed values by direction: a request may lose no value (a client sends it), a response may gain
+ * none (a client's exhaustive switch has no case for it). Gaining values in a request and losing
+ * them in a response is harmless.
+ */
+function compareValues(before, after, where, direction, changes) {
+  if ("const" in before && "const" in after && JSON.stringify(before.const) !== JSON.stringify(after.const)) {
+    changes.push(
+      `${where}: const changed from ${JSON.stringify(before.const)} to ${JSON.stringify(after.const)}`,
+    );
+    return;
+  }
+  const was = valuesOf(before);
+  const now = valuesOf(after);
+  const [from, to] = direction === "request" ? [now, was] : [was, now];
+  if (!from) {
+    return;
+  }
+  if (!to) {
+    const schema = direction === "request" ? after : before;
+    const values = [...from].join(", ");
+    changes.push(
+      direction === "request"
+        ? `${where}: ${valuesKeyword(schema)} ${values} added (values narrowed)`
+        : `${where}: ${valuesKeyword(schema)} ${values} removed (any value may now come back)`,
+    );
+    return;
+  }
+  for (const value of to) {
+    if (!from.has(value)) {
+      changes.push(
+        direction === "request"
+          ? `${where}: enum value ${value} removed (no longer accepted)`
+          : `${where}: enum value ${value} added (may now come back)`,
+      );
+    }
+  }
+}
+
 /** The branches of a `oneOf` or `anyOf`, or `undefined` when the schema is not a union of schemas. */
 const branchesOf = (schema) => schema.oneOf ?? schema.anyOf;
 
@@ -185,8 +252,9 @@ function compareSchemas(
   depth = 0,
   seen = new Set(),
 ) {
-  // A recursive schema (a user's children are users) is compared once per pair of references.
-  const pair = `${oldSchema?.$ref ?? ""}|${newSchema?.$ref ?? ""}|${direction}`;
+  // A recursive schema (a user's children are users) is compared once per pair of references (with
+  // the keywords beside them).
+  const pair = JSON.stringify([oldSchema, newSchema, direction]);
   if (oldSchema?.$ref && newSchema?.$ref) {
     if (seen.has(pair)) {
       return;
@@ -206,21 +274,7 @@ function compareSchemas(
   if (to && (!from || !subset(from, to))) {
     changes.push(`${where}: type changed from ${show(oldTypes)} to ${show(newTypes)}`);
   }
-  if (Array.isArray(before.enum)) {
-    const now = new Set(Array.isArray(after.enum) ? after.enum : []);
-    const removed = Array.isArray(after.enum) ? before.enum.filter((value) => !now.has(value)) : [];
-    for (const value of removed) {
-      changes.push(`${where}: enum value ${JSON.stringify(value)} removed`);
-    }
-    if (direction === "response" && !Array.isArray(after.enum)) {
-      changes.push(`${where}: enum removed (any value may now come back)`);
-    }
-  } else if (Array.isArray(after.enum) && direction === "request") {
-    changes.push(`${where}: enum added (values narrowed)`);
-  }
-  if ("const" in before && JSON.stringify(before.const) !== JSON.stringify(after.const)) {
-    changes.push(`${where}: const changed`);
-  }
+  compareValues(before, after, where, direction, changes);
   // A client sends values the old constraints allowed, and reads values within them.
   for (const change of constraintChanges(before, after)) {
     if (direction === "request" ? change.narrows : change.widens) {
@@ -439,6 +493,58 @@ function compareSecurity(oldDocument, newDocument, old, now, key, changes) {
   }
 }
 
+/** The servers an operation is sent to: its own, else its path's, else the document's, else `/`. */
+function serversOf(document, { item, operation }) {
+  for (const list of [operation.servers, item.servers, document.servers]) {
+    if (Array.isArray(list) && list.length > 0) {
+      return list;
+    }
+  }
+  return [{ url: "/" }];
+}
+
+// Stands for "any value" of a server variable that lists none: only a variable that lists none matches it.
+const ANY = "\u0000";
+
+/** The addresses a server offers: its URL with each variable's `enum` values, or any value when it lists none. */
+function serverAddresses(server) {
+  let addresses = [server.url];
+  for (const [name, variable] of Object.entries(server.variables ?? {})) {
+    const values = Array.isArray(variable.enum) ? variable.enum : [ANY];
+    addresses = addresses.flatMap((address) => values.map((value) => address.replaceAll(`{${name}}`, value)));
+  }
+  return addresses;
+}
+
+/** A pattern of the addresses a server accepts. */
+function serverPattern(server) {
+  const literal = (text) => text.replace(/[.*+?^$(){}|[\]\\]/g, "\\$&");
+  const source = server.url
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const variable = /^\{(.+)\}$/.exec(part) && server.variables?.[part.slice(1, -1)];
+      if (!variable) {
+        return literal(part);
+      }
+      return Array.isArray(variable.enum) ? `(?:${variable.enum.map(literal).join("|")})` : ".*";
+    })
+    .join("");
+  return new RegExp(`^${source}$`);
+}
+
+/** Every address a client could send an operation to must still be offered. */
+function compareServers(oldDocument, newDocument, old, now, key, changes) {
+  const patterns = serversOf(newDocument, now).map(serverPattern);
+  for (const server of serversOf(oldDocument, old)) {
+    for (const address of serverAddresses(server)) {
+      if (!patterns.some((pattern) => pattern.test(address))) {
+        const shown = address.includes(ANY) ? `${server.url} (any value of its variables)` : address;
+        changes.push(`${key}: server ${shown} removed`);
+      }
+    }
+  }
+}
+
 /** Every breaking change from `oldDocument` to `newDocument`, as one line each; empty when none. */
 export function breakingChanges(oldDocument, newDocument) {
   const oldDoc = { follow: resolver(oldDocument) };
@@ -453,6 +559,7 @@ export function breakingChanges(oldDocument, newDocument) {
       continue;
     }
     compareSecurity(oldDocument, newDocument, old, now, key, changes);
+    compareServers(oldDocument, newDocument, old, now, key, changes);
     const oldParameters = parametersOf(oldDoc, old);
     const newParameters = parametersOf(newDoc, now);
     for (const [id, parameter] of oldParameters) {

@@ -47,11 +47,16 @@ const breaking = {
   "a parameter type narrowed": (doc) => {
     doc.components.parameters.flatten.schema = { type: "string", enum: ["yes"] };
   },
-  "an enum value removed": (doc) => {
-    schema(doc, "Account").properties.rcAccountAccess.enum = ["DISABLED", "ENABLED"];
+  "a const changed": {
+    before: (doc) => {
+      schema(doc, "RefreshForm").properties.rcTokenType = { type: "string", const: "Bearer" };
+    },
+    after: (doc) => {
+      schema(doc, "RefreshForm").properties.rcTokenType.const = "bearer";
+    },
   },
-  "a const changed": (doc) => {
-    schema(doc, "RefreshForm").properties.rcTokenType.const = "bearer";
+  "a one-value enum changed": (doc) => {
+    schema(doc, "RefreshForm").properties.rcTokenType.enum = ["bearer"];
   },
 };
 
@@ -135,6 +140,47 @@ Object.assign(breaking, {
   },
 });
 
+// Enums compare by direction: a request may lose no value (a client sends it), a response may gain
+// none (a client's exhaustive switch has no case for it). The kinds below were missed before.
+Object.assign(breaking, {
+  "a response enum value added": (doc) =>
+    schema(doc, "Account").properties.rcAccountAccess.enum.push("LOCKED"),
+  "a request enum value removed": {
+    before: (doc) => {
+      doc.components.parameters.username.schema.enum = ["ada", "lee"];
+    },
+    after: (doc) => {
+      doc.components.parameters.username.schema.enum = ["ada"];
+    },
+  },
+  "a const added to a request value": (doc) => {
+    doc.components.parameters.username.schema.const = "ada";
+  },
+  "a constraint beside a $ref": {
+    before: (doc) => {
+      doc.components.schemas.Login = { type: "string" };
+      doc.components.parameters.username.schema = { $ref: "#/components/schemas/Login" };
+    },
+    after: (doc) => {
+      doc.components.parameters.username.schema.maxLength = 8;
+    },
+  },
+  "a server removed": (doc) => {
+    doc.servers[0].variables.base_url.enum.pop();
+  },
+  "a server variable narrowed to an enum": {
+    before: (doc) => {
+      delete doc.servers[0].variables.base_url.enum;
+    },
+    after: (doc) => {
+      doc.servers[0].variables.base_url.enum = ["https://engage.ringcentral.com"];
+    },
+  },
+  "an operation's own server removed": (doc) => {
+    doc.paths["/api/auth/login/admin"].post.servers[0].variables.legacy_base_url.enum.pop();
+  },
+});
+
 const expected = {
   "an operation removed": /operation removed/,
   "a parameter removed": /parameter query \w+ removed/,
@@ -147,8 +193,8 @@ const expected = {
   "a response type widened": /ssoLogin: type changed from boolean to boolean\|string/,
   "a request property made required": /property extra made required/,
   "a parameter type narrowed": /parameter query flatten: type changed/,
-  "an enum value removed": /enum value "REQUIRED" removed/,
-  "a const changed": /const changed/,
+  "a const changed": /rcTokenType: const changed from "Bearer" to "bearer"/,
+  "a one-value enum changed": /rcTokenType: enum value "Bearer" removed/,
   "a required property of an allOf part removed":
     /RefreshedTokenResponse|refreshToken (removed|no longer always present)/,
   "a property of a oneOf branch removed from a response":
@@ -172,6 +218,14 @@ const expected = {
   "security added to an operation without any":
     /accesstoken: security no credential no longer accepted \(now bearerAuth\)/,
   "a security scheme changed": /security scheme apiToken changed \(name\)/,
+  "a response enum value added": /accounts: response 200\[\]\.rcAccountAccess: enum value "LOCKED" added/,
+  "a request enum value removed": /parameter query username: enum value "lee" removed/,
+  "a const added to a request value": /parameter query username: const "ada" added \(values narrowed\)/,
+  "a constraint beside a $ref": /parameter query username: maxLength 8 added \(values narrowed\)/,
+  "a server removed": /users: server https:\/\/ringcx\.ringcentral\.com removed/,
+  "a server variable narrowed to an enum":
+    /accounts: server \{base_url\} \(any value of its variables\) removed/,
+  "an operation's own server removed": /admin: server https:\/\/portal\.virtualacd\.biz removed/,
 };
 
 /** The old and the new document of a change: a function changes the new one only. */
@@ -253,6 +307,45 @@ Object.assign(additive, {
   },
   "a security scheme's description changed": (doc) => {
     doc.components.securitySchemes.apiToken.description = "Other words.";
+  },
+});
+
+Object.assign(additive, {
+  "a response enum value removed": (doc) => {
+    schema(doc, "Account").properties.rcAccountAccess.enum = ["DISABLED", "ENABLED"];
+  },
+  "a request enum value added": (doc) => {
+    schema(doc, "ExchangeForm").properties.rcTokenType.enum = ["Bearer", "bearer"];
+  },
+  "a const given as the same one-value enum": {
+    before: (doc) => {
+      schema(doc, "ExchangeForm").properties.rcTokenType = { type: "string", const: "Bearer" };
+      schema(doc, "TokenResponse").properties.tokenType = { type: "string", const: "Bearer" };
+    },
+    after: (doc) => {
+      schema(doc, "ExchangeForm").properties.rcTokenType = { type: "string", enum: ["Bearer"] };
+      schema(doc, "TokenResponse").properties.tokenType = { type: "string", enum: ["Bearer"] };
+    },
+  },
+  "a response const given as a one-value enum beside it": (doc) => {
+    schema(doc, "Account").properties.rcAccountAccess = {
+      type: "string",
+      const: "ENABLED",
+      enum: ["ENABLED"],
+    };
+  },
+  "a constraint beside a $ref in a response": (doc) => {
+    const items = accounts(doc).responses["200"].content["application/json"].schema.items;
+    items.minProperties = 1;
+  },
+  "a server variable that accepts any address": (doc) => {
+    delete doc.servers[0].variables.base_url.enum;
+  },
+  "a server given as the concrete addresses of its variable": (doc) => {
+    doc.servers = doc.servers[0].variables.base_url.enum.map((url) => ({ url }));
+  },
+  "a server added": (doc) => {
+    doc.servers.push({ url: "https://eu.engage.ringcentral.com" });
   },
 });
 

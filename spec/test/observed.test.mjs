@@ -39,6 +39,9 @@ test("no description cites a source the public facts do not show", () => {
     "observed samples show text",
     "documentation names time zones by text",
     "Usually an object",
+    // Two official documents type a role as a string holding a serialized Role object, not a plain role type.
+    "show plain strings",
+    "as a plain string",
   ]) {
     assert.equal(text.includes(unsupported), false, unsupported);
   }
@@ -51,4 +54,12 @@ test("a role is a string or an object with roleType, as the sources disagree", (
 
 test("agentGroupId is an integer or null: the official documents say integer, the sample null", () => {
   assert.deepEqual([...schemas.AgentDetail.properties.agentGroupId.type].sort(), ["integer", "null"]);
+});
+
+test("greetingLanguage, homeCountryCode and timeFormat are strings, as all three official documents type them", () => {
+  for (const name of ["greetingLanguage", "homeCountryCode", "timeFormat"]) {
+    const field = schemas.RegionalSettings.properties[name];
+    assert.equal(field.type, "string", name);
+    assert.doesNotMatch(field.description, /int32|integer/, name);
+  }
 });

@@ -54,7 +54,8 @@ describe("types", () => {
     type Regional = NonNullable<User["regionalSettings"]>;
     expectTypeOf<NonNullable<Regional["timezone"]>>().toEqualTypeOf<number | string>();
     expectTypeOf<NonNullable<Regional["homeCountry"]>>().toEqualTypeOf<number | string>();
-    expectTypeOf<Regional["greetingLanguage"]>().toEqualTypeOf<unknown>();
+    // All three official documents type it as a string.
+    expectTypeOf<Regional["greetingLanguage"]>().toEqualTypeOf<string | undefined>();
     expectTypeOf<{ year: 2025 }>().toExtend<NonNullable<Account["startDate"]>>();
     expectTypeOf<"2025-01-01">().toExtend<NonNullable<User["creationDate"]>>();
     // Two official documents and the prose show roles as strings, one official document as objects.

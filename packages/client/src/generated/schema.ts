@@ -146,7 +146,8 @@ export interface paths {
          *     Returns the user's permanent API tokens as a JSON array of strings (observed encoding), which
          *     shows which are still working. Authenticate with `X-Auth-Token` (a token made from user
          *     credentials, an existing API token, or a fresh access token from a login) or with
-         *     `Authorization: Bearer`.
+         *     `Authorization: Bearer` (an access token): the two security requirements are alternatives, so
+         *     send one of the two headers, not both (what the host does with both is not specified).
          */
         get: operations["listApiTokens"];
         put?: never;
@@ -186,9 +187,10 @@ export interface paths {
          *     and refresh it (`POST /api/auth/token/refresh`) on the contact-center host.
          *
          *     Deletes a permanent API token, when it is no longer needed or may be compromised. Authenticate
-         *     with `X-Auth-Token` or `Authorization: Bearer`; a caller may authenticate with the very token
-         *     it deletes (observed). The answer is the plain text `true` (observed), with status `200` or
-         *     `204`.
+         *     with `X-Auth-Token` or `Authorization: Bearer` (an access token): the two security requirements
+         *     are alternatives, so send one of the two headers, not both (what the host does with both is not
+         *     specified). A caller may authenticate with the very token it deletes (observed). The answer is
+         *     the plain text `true` (observed), with status `200` or `204`.
          */
         delete: operations["deleteApiToken"];
         options?: never;
@@ -209,13 +211,13 @@ export interface components {
             rcAccessToken: string;
             /**
              * @description Always `Bearer`.
-             * @constant
+             * @enum {string}
              */
             rcTokenType: "Bearer";
         };
         /**
          * AgentDetail
-         * @description One agent record of the user, inside a token response.
+         * @description One agent record of the user, inside a token response. May carry fields not listed here.
          */
         AgentDetail: {
             /** Format: int64 */
@@ -247,8 +249,6 @@ export interface components {
             agentGroupId?: number | null;
             allowLoginControl?: boolean;
             allowLoginUpdates?: boolean;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * TokenResponse
@@ -267,7 +267,7 @@ export interface components {
             refreshToken?: string;
             /**
              * @description Always `Bearer`.
-             * @constant
+             * @enum {string}
              */
             tokenType?: "Bearer";
             /** @description One or more agent records of the user. */
@@ -330,13 +330,11 @@ export interface components {
              *     so it is left open.
              */
             redirectUrl?: unknown;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * ApiError
          * @description The JSON error body the platform answers with (observed; the specification shows only the
-         *     `401` text `Jwt is expired`).
+         *     `401` text `Jwt is expired`). May carry fields not listed here.
          */
         ApiError: {
             /** @description A stable, dotted error code, e.g. `access.denied.exception`. */
@@ -352,8 +350,6 @@ export interface components {
              * @description When the error happened, in epoch milliseconds.
              */
             timestamp?: number;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * RefreshForm
@@ -365,7 +361,7 @@ export interface components {
             refresh_token: string;
             /**
              * @description Always `Bearer`.
-             * @constant
+             * @enum {string}
              */
             rcTokenType: "Bearer";
         };
@@ -380,7 +376,7 @@ export interface components {
         };
         /**
          * MainAccount
-         * @description The top-level account an account belongs to (observed).
+         * @description The top-level account an account belongs to (observed). May carry fields not listed here.
          */
         MainAccount: {
             mainAccountId?: string;
@@ -395,8 +391,6 @@ export interface components {
              *     must accept both, e.g. `isActive === true || isActive === 1`.
              */
             isActive?: boolean | number;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * Account
@@ -442,8 +436,6 @@ export interface components {
             enableInbound?: boolean;
             enableOutbound?: boolean;
             enableChat?: boolean;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * User
@@ -481,17 +473,17 @@ export interface components {
             regionalSettings?: components["schemas"]["RegionalSettings"];
             /**
              * @description The user's roles. Sources disagree on the form of each item: two of the three official OpenAPI
-             *     documents and the prose documentation show plain strings (`"SUPER_USER"`), the third official
-             *     document shows objects (`{ "roleType": "SUPER_USER", "description": "..." }`). Accept both, e.g.
-             *     `typeof role === "string" ? role : role.roleType`.
+             *     documents type it as a string that holds a serialized Role object, and the prose documentation
+             *     shows strings (`"SUPER_USER"`); the third official document shows objects
+             *     (`{ "roleType": "SUPER_USER", "description": "..." }`). Accept both, e.g.
+             *     `typeof role === "string" ? role : role.roleType`, and do not assume that a string is only the
+             *     role type.
              */
             roles?: components["schemas"]["UserRole"][];
-        } & {
-            [key: string]: unknown;
         };
         /**
          * RegionalSettings
-         * @description Regional settings of a user (observed).
+         * @description Regional settings of a user (observed). May carry fields not listed here.
          */
         RegionalSettings: {
             /**
@@ -514,40 +506,33 @@ export interface components {
              */
             homeCountry?: number | string;
             /**
-             * @description Sources: the official OpenAPI documents only, which type it as an integer (int32); the prose
-             *     documentation and the public samples do not show it. With one source and no value seen, it is
-             *     left open (any JSON value): check its type before use.
+             * @description Sources: the official OpenAPI documents only, which all type it as a string; the prose
+             *     documentation and the public samples do not show it.
              */
-            greetingLanguage?: unknown;
+            greetingLanguage?: string;
             /**
-             * @description Sources: the official OpenAPI documents only, which type it as an integer (int32); the prose
-             *     documentation and the public samples do not show it. With one source and no value seen, it is
-             *     left open (any JSON value): check its type before use.
+             * @description Sources: the official OpenAPI documents only, which all type it as a string; the prose
+             *     documentation and the public samples do not show it.
              */
-            homeCountryCode?: unknown;
+            homeCountryCode?: string;
             /**
-             * @description Sources: the official OpenAPI documents only, which type it as an integer (int32); the prose
-             *     documentation and the public samples do not show it. With one source and no value seen, it is
-             *     left open (any JSON value): check its type before use.
+             * @description Sources: the official OpenAPI documents only, which all type it as a string; the prose
+             *     documentation and the public samples do not show it.
              */
-            timeFormat?: unknown;
-        } & {
-            [key: string]: unknown;
+            timeFormat?: string;
         };
         /**
          * UserRole
-         * @description A role of a user. Sources disagree on its form: two of the three official OpenAPI documents and the
-         *     prose documentation show the role type as a plain string, the third official document shows an
-         *     object with `roleType` and `description`. Either may come: read
-         *     `typeof role === "string" ? role : role.roleType`.
+         * @description A role of a user. Sources disagree on its form: two of the three official OpenAPI documents type it
+         *     as a string that holds a serialized Role object, and the prose documentation shows the role type as
+         *     a string; the third official document shows an object with `roleType` and `description`. Either
+         *     may come: read `typeof role === "string" ? role : role.roleType`.
          */
-        UserRole: string | ({
+        UserRole: string | {
             /** @description e.g. `SUPER_USER`, `USER`, `MANAGE_USERS`, `NO_ACCESS`. */
             roleType?: string;
             description?: string;
-        } & {
-            [key: string]: unknown;
-        });
+        };
         /**
          * PermanentApiToken
          * @description An opaque permanent (personal) API token of the shape `<prefix>:<uuid-like identifier>`. It
