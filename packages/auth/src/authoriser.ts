@@ -7,7 +7,6 @@ import {
   GUARDED,
   idempotentMethods,
   type Middleware,
-  pathTemplateOf,
   runCall,
 } from "@engage-voice/client";
 import { setBearer } from "./credential-headers.js";
@@ -148,6 +147,7 @@ export function createAuthoriser(deps: AuthoriserDeps) {
     if ((input as { [GUARDED]?: boolean })[GUARDED]) {
       return sendOnce(request, stream);
     }
+    // The path without its query: on the manager's host no path holds a credential.
     const { pathname } = new URL(request.url);
     const own =
       init?.timeoutMs === undefined && init?.maxRetries === undefined
@@ -157,7 +157,7 @@ export function createAuthoriser(deps: AuthoriserDeps) {
     // need it again, so a POST's body is never held twice.
     const again = own.maxRetries > 0 && idempotentMethods.includes(request.method) && request.body !== null;
     const result = await runCall(
-      `${request.method} ${pathTemplateOf(pathname) ?? "(a path the document does not have)"}`,
+      `${request.method} ${pathname}`,
       request.method,
       own,
       request.signal,

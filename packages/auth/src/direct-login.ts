@@ -72,7 +72,7 @@ export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet
   };
   const client = createLegacyClient({
     baseUrl: base.origin,
-    fetch: limitedFetch(fetch, { timeoutMs }),
+    fetch: limitedFetch(fetch),
     timeoutMs,
     maxRetries: 0,
     logger,

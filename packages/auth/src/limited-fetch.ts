@@ -26,10 +26,10 @@ export function unrefTimer(run: () => void, ms: number) {
  * Up to `maxBytes` of a body, and whether that was all of it. Stops reading (and cancels) past it, or
  * once `stop` settles: a body that is no longer read must not keep filling a buffer.
  */
-async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number, stop: Promise<unknown>) {
+async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number, stop?: Promise<unknown>) {
   const reader = body.getReader();
   const cancel = () => reader.cancel().catch(() => {});
-  stop.then(cancel, cancel);
+  stop?.then(cancel, cancel);
   const bytes = new Uint8Array(maxBytes);
   let length = 0;
   try {
@@ -52,45 +52,24 @@ async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number, st
 
 /**
  * A fetch for the answers this package reads itself (token calls, API token calls): it reads the whole
- * body, at most `maxBytes` of it, under one deadline for the headers and the body. The deadline is kept
- * by a timer, not by the request's signal: a signal that only the copied Request refers to can be
- * garbage collected with its timer, and an `AbortSignal.timeout()` then never fires.
+ * body, at most `maxBytes` of it, so that a hostile answer cannot fill memory. The deadline is the
+ * client's call policy, which aborts the request's signal; the read stops with it.
  */
-export function limitedFetch(
-  fetch: FetchLike,
-  { timeoutMs, maxBytes = MAX_ANSWER_BYTES }: { timeoutMs: number; maxBytes?: number },
-): FetchLike {
+export function limitedFetch(fetch: FetchLike, maxBytes = MAX_ANSWER_BYTES): FetchLike {
   return async (input) => {
-    const controller = new AbortController();
-    let timer: Parameters<typeof clearTimeout>[0];
-    const deadline = new Promise<never>((_, reject) => {
-      timer = unrefTimer(() => {
-        const error = new DOMException("The operation timed out", "TimeoutError");
-        controller.abort(error);
-        reject(error);
-      }, timeoutMs);
-    });
-    try {
-      const response = await Promise.race([
-        fetch(new Request(input, { signal: controller.signal })),
-        deadline,
-      ]);
-      // An opaque redirect (status 0) cannot be rebuilt, and has no body to read.
-      if (!response.body || response.status < 200) {
-        return response;
-      }
-      const { bytes, complete } = await Promise.race([
-        readAtMost(response.body, maxBytes + 1, deadline),
-        deadline,
-      ]);
-      if (!complete || bytes.byteLength > maxBytes) {
-        throw new ResponseTooLargeError("The server", maxBytes, response.status);
-      }
-      const { status, statusText, headers } = response;
-      return new Response(bytes.byteLength ? bytes : null, { status, statusText, headers });
-    } finally {
-      clearTimeout(timer);
+    const response = await fetch(input);
+    // An opaque redirect (status 0) cannot be rebuilt, and has no body to read.
+    if (!response.body || response.status < 200) {
+      return response;
     }
+    // An abort errors the body, which ends this read; a listener on the request's signal would keep
+    // the request (and a password in its query) alive for as long as the signal lives.
+    const { bytes, complete } = await readAtMost(response.body, maxBytes + 1);
+    if (!complete || bytes.byteLength > maxBytes) {
+      throw new ResponseTooLargeError("The server", maxBytes, response.status);
+    }
+    const { status, statusText, headers } = response;
+    return new Response(bytes.byteLength ? bytes : null, { status, statusText, headers });
   };
 }
 

@@ -112,7 +112,7 @@ export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApi
     : ["Authorization", `Bearer ${secret}`];
   const client = createLegacyClient({
     baseUrl: base.origin,
-    fetch: limitedFetch(fetch, { timeoutMs }),
+    fetch: limitedFetch(fetch),
     timeoutMs,
     maxRetries,
     clock,

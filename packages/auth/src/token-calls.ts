@@ -30,7 +30,7 @@ export function tokenCalls(
 ) {
   const client = createClient({
     baseUrl: origin,
-    fetch: limitedFetch(fetch, { timeoutMs }),
+    fetch: limitedFetch(fetch),
     timeoutMs,
     maxRetries: 0,
     logger,

@@ -171,12 +171,17 @@ export async function runCall<R extends { response: Response }>(
   );
   (timer as { unref?: () => void }).unref?.();
   let armed = false;
+  const aborted = new Promise<never>((_, reject) => {
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+  aborted.catch(() => {});
   try {
     for (let retry = 0; ; retry++) {
       let result: R | undefined;
       let failure: unknown;
       try {
-        result = await send(signal);
+        // Raced with the abort: a fetch that ignores its signal still ends at the deadline.
+        result = await Promise.race([send(signal), aborted]);
       } catch (error) {
         if (signal.aborted) {
           throw signal.reason;
