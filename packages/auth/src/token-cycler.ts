@@ -8,7 +8,7 @@ import {
   safeCause,
 } from "./errors.js";
 import type { exchangeLimiter } from "./exchange-limiter.js";
-import { type RenewalPolicy, renewalDefaults } from "./renewal-policy.js";
+import type { RenewalPolicy } from "./renewal-policy.js";
 import type { TokenStore } from "./store.js";
 import type { tokenCalls } from "./token-calls.js";
 import { fromStored, type TokenSet, withoutRefreshToken } from "./tokens.js";
@@ -58,7 +58,7 @@ export function createTokenCycler(deps: CyclerDeps) {
   // Failures in a row while a token is kept, and when the next background try may start.
   let failures = 0;
   let nextAttemptAt = 0;
-  let warnedShortLived = false;
+  let warnedNoFreshTime = false;
   // Store writes run one after another, so a logout's clear always lands after an earlier set.
   let writes: Promise<unknown> = Promise.resolve();
   const write = (task: () => Promise<void>) => {
@@ -103,10 +103,11 @@ export function createTokenCycler(deps: CyclerDeps) {
     if (gen !== generation) {
       throw loggedOut();
     }
-    if (next.expiresAt - next.obtainedAt < renewalDefaults.shortLivedMs && !warnedShortLived) {
-      warnedShortLived = true;
+    // A token with any fresh time serves every call of that time; only one with none renews per call.
+    if (!warnedNoFreshTime && !policy.isFresh(next, next.obtainedAt)) {
+      warnedNoFreshTime = true;
       logger.warn?.(
-        "Access tokens live less than 1 s once the clock's resolution and the round trip are taken off: they cannot be renewed ahead of expiry, so each call renews",
+        "An access token arrived with no time left to use it once the clock's resolution and the round trip were taken off: it goes to the callers that waited for it, and the next call needs a token call of its own",
       );
     }
     tokens = next;
