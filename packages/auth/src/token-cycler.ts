@@ -8,8 +8,9 @@ import {
   safeCause,
 } from "./errors.js";
 import type { exchangeLimiter } from "./exchange-limiter.js";
+import { LockLost, stillHeld } from "./in-flight.js";
 import type { RenewalPolicy } from "./renewal-policy.js";
-import type { TokenStore } from "./store.js";
+import type { LockHold, TokenStore } from "./store.js";
 import type { tokenCalls } from "./token-calls.js";
 import { fromStored, type TokenSet, withoutRefreshToken } from "./tokens.js";
 import type { Clock, Logger } from "./types.js";
@@ -47,7 +48,8 @@ export function describe(error: unknown): string {
 /**
  * Holds the token set and renews it: one renewal at a time, shared by every caller that needs one
  * (Azure's token cycler; google-auth-library's refresh promise), under the store's lock when it has
- * one. It renews on demand only: no timers.
+ * one. It renews on demand only: no timers. With a lock, the rules of `in-flight.ts` keep a spent
+ * refresh token from being presented by a holder that lost its lock.
  */
 export function createTokenCycler(deps: CyclerDeps) {
   const { store, logger, clock, policy, calls, limiter } = deps;
@@ -73,9 +75,10 @@ export function createTokenCycler(deps: CyclerDeps) {
       "logout() was called during the renewal: its tokens were discarded",
     );
 
-  async function exchange(): Promise<TokenSet> {
+  async function exchange(hold: LockHold | undefined): Promise<TokenSet> {
     limiter.check();
     const rcToken = await deps.parentToken();
+    await stillHeld(hold);
     limiter.record();
     try {
       return await calls.exchange(rcToken, (tokens?.sequence ?? 0) + 1);
@@ -122,13 +125,15 @@ export function createTokenCycler(deps: CyclerDeps) {
   }
 
   /** A refresh, or the one exchange that follows a refused refresh token. */
-  async function obtain(gen: number): Promise<TokenSet> {
+  async function obtain(gen: number, hold: LockHold | undefined): Promise<TokenSet> {
     const current = tokens;
     if (!current?.refreshToken) {
-      return commit(gen, await exchange());
+      return commit(gen, await exchange(hold));
     }
+    await stillHeld(hold);
+    let next: TokenSet;
     try {
-      return await commit(gen, await calls.refresh(current as TokenSet & { refreshToken: string }));
+      next = await calls.refresh(current as TokenSet & { refreshToken: string });
     } catch (error) {
       if (!(error instanceof RefreshRejectedError)) {
         throw error;
@@ -139,14 +144,15 @@ export function createTokenCycler(deps: CyclerDeps) {
       }
       logger.warn?.(`${error.message}; exchanging the parent token again`);
       try {
-        return await commit(gen, await exchange());
+        return await commit(gen, await exchange(hold));
       } catch (cause) {
-        if (gen !== generation) {
+        if (gen !== generation || cause instanceof LockLost) {
           throw cause;
         }
         throw new ReauthRequiredError(error, cause);
       }
     }
+    return commit(gen, next);
   }
 
   /** Whether `held` already meets `need`, so no token call is needed. */
@@ -159,7 +165,7 @@ export function createTokenCycler(deps: CyclerDeps) {
       : held.accessToken !== need.than && policy.isServable(held, now);
   }
 
-  async function renew(gen: number, need: Need): Promise<TokenSet> {
+  async function renew(gen: number, need: Need, hold: LockHold | undefined): Promise<TokenSet> {
     let stored: TokenSet | undefined;
     try {
       stored = fromStored(await store.get());
@@ -183,9 +189,9 @@ export function createTokenCycler(deps: CyclerDeps) {
         throw loggedOut();
       }
       try {
-        return await obtain(gen);
+        return await obtain(gen, hold);
       } catch (error) {
-        if (gen !== generation) {
+        if (gen !== generation || error instanceof LockLost) {
           throw error;
         }
         const current = tokens;
@@ -213,14 +219,31 @@ export function createTokenCycler(deps: CyclerDeps) {
     }
   }
 
+  /**
+   * Runs a renewal under the store's lock. A lock lost before a token call (nothing was sent) is taken
+   * again once, and the store read again: the successor's set is most likely there by then.
+   */
+  async function underLock(run: (hold?: LockHold) => Promise<TokenSet>): Promise<TokenSet> {
+    const lock = (task: typeof run) => (store as Required<Pick<TokenStore, "lock">>).lock<TokenSet>(task);
+    try {
+      return await lock(run);
+    } catch (error) {
+      if (!(error instanceof LockLost)) {
+        throw error;
+      }
+      logger.warn?.(`${error.message}; reading the store again under the lock`);
+      return lock(run);
+    }
+  }
+
   /** The renewal under way, or a new one for `need`. */
   function acquire(need: Need): Promise<TokenSet> {
     if (renewal) {
       return renewal;
     }
     const gen = generation;
-    const run = () => renew(gen, need);
-    const started: Promise<TokenSet> = (store.lock ? store.lock(run) : run()).finally(() => {
+    const run = (hold?: LockHold) => renew(gen, need, hold);
+    const started: Promise<TokenSet> = (store.lock ? underLock(run) : run()).finally(() => {
       if (renewal === started) {
         renewal = undefined;
       }
