@@ -6,9 +6,10 @@ import {
   ReauthRequiredError,
   RefreshRejectedError,
   safeCause,
+  storeFailed,
 } from "./errors.js";
 import type { exchangeLimiter } from "./exchange-limiter.js";
-import { LockLost, stillHeld } from "./in-flight.js";
+import { isMarkOf, LockLost, markInFlight, stillHeld } from "./in-flight.js";
 import type { RenewalPolicy } from "./renewal-policy.js";
 import type { LockHold, TokenStore } from "./store.js";
 import type { tokenCalls } from "./token-calls.js";
@@ -49,7 +50,8 @@ export function describe(error: unknown): string {
  * Holds the token set and renews it: one renewal at a time, shared by every caller that needs one
  * (Azure's token cycler; google-auth-library's refresh promise), under the store's lock when it has
  * one. It renews on demand only: no timers. With a lock, the rules of `in-flight.ts` keep a spent
- * refresh token from being presented by a holder that lost its lock.
+ * refresh token from being presented by a holder that lost its lock or by the successor of one that
+ * never stored its outcome.
  */
 export function createTokenCycler(deps: CyclerDeps) {
   const { store, logger, clock, policy, calls, limiter } = deps;
@@ -61,6 +63,9 @@ export function createTokenCycler(deps: CyclerDeps) {
   let failures = 0;
   let nextAttemptAt = 0;
   let warnedNoFreshTime = false;
+  // The set this manager knows its store holds (read there or written there): once it is gone from a
+  // store with a lock, another process may have spent its refresh token meanwhile.
+  let inStore: TokenSet | undefined;
   // Store writes run one after another, so a logout's clear always lands after an earlier set.
   let writes: Promise<unknown> = Promise.resolve();
   const write = (task: () => Promise<void>) => {
@@ -98,6 +103,7 @@ export function createTokenCycler(deps: CyclerDeps) {
       }
       try {
         await store.set(next);
+        inStore = next;
       } catch (error) {
         // The new refresh token may be the only valid one: keep it in memory whatever the store says.
         logger.error?.(`The token store could not save the new tokens (${describe(error)}): kept in memory`);
@@ -124,11 +130,34 @@ export function createTokenCycler(deps: CyclerDeps) {
     return next;
   }
 
+  /** Writes `tokens` as the store's set, in turn with the other writes; nothing once logged out. */
+  async function writeInTurn(gen: number, tokens: TokenSet): Promise<void> {
+    await write(async () => {
+      if (gen === generation) {
+        await store.set(tokens);
+      }
+    });
+    if (gen !== generation) {
+      throw loggedOut();
+    }
+  }
+
   /** A refresh, or the one exchange that follows a refused refresh token. */
   async function obtain(gen: number, hold: LockHold | undefined): Promise<TokenSet> {
     const current = tokens;
     if (!current?.refreshToken) {
       return commit(gen, await exchange(hold));
+    }
+    if (store.lock) {
+      await writeInTurn(gen, markInFlight(current)).catch((error: unknown) => {
+        if (gen !== generation) {
+          throw error;
+        }
+        throw storeFailed(
+          "The token store could not mark the refresh in flight: no token call was made",
+          error,
+        );
+      });
     }
     await stillHeld(hold);
     let next: TokenSet;
@@ -136,6 +165,7 @@ export function createTokenCycler(deps: CyclerDeps) {
       next = await calls.refresh(current as TokenSet & { refreshToken: string });
     } catch (error) {
       if (!(error instanceof RefreshRejectedError)) {
+        await putBack(gen, current, hold);
         throw error;
       }
       // Spent or unknown: it must never be sent again. One exchange decides.
@@ -155,6 +185,29 @@ export function createTokenCycler(deps: CyclerDeps) {
     return commit(gen, next);
   }
 
+  /**
+   * After a refresh that failed without a refusal, stores the set with its refresh token again, so
+   * the next renewal here or elsewhere follows the usual rules rather than the mark's exchange. Only
+   * while the lock is ours: a successor may have found the mark and acted on it.
+   */
+  async function putBack(gen: number, current: TokenSet, hold: LockHold | undefined): Promise<void> {
+    if (!store.lock) {
+      return;
+    }
+    const ours = await stillHeld(hold).then(
+      () => true,
+      () => false,
+    );
+    if (!ours) {
+      return;
+    }
+    await writeInTurn(gen, current).catch((error: unknown) => {
+      logger.error?.(
+        `The token store could not take back the refresh-in-flight mark (${describe(error)}): the next renewal exchanges the parent token`,
+      );
+    });
+  }
+
   /** Whether `held` already meets `need`, so no token call is needed. */
   function meets(held: TokenSet | undefined, need: Need, now: number): boolean {
     if (!held || need.kind === "new") {
@@ -167,8 +220,10 @@ export function createTokenCycler(deps: CyclerDeps) {
 
   async function renew(gen: number, need: Need, hold: LockHold | undefined): Promise<TokenSet> {
     let stored: TokenSet | undefined;
+    let read = false;
     try {
       stored = fromStored(await store.get());
+      read = true;
     } catch (error) {
       logger.error?.(`The token store could not be read: ${describe(error)}`);
     }
@@ -179,6 +234,19 @@ export function createTokenCycler(deps: CyclerDeps) {
     // `sequence`, not by expiry times: those are on each process's own clock, which may be off.
     if (stored && stored.accessToken !== tokens?.accessToken && stored.sequence >= (tokens?.sequence ?? 0)) {
       tokens = stored;
+    } else if (store.lock && stored && isMarkOf(stored, tokens)) {
+      logger.warn?.(
+        "The stored token set is marked as being refreshed by a renewal that never stored its outcome: its refresh token may be spent, so the parent token is exchanged again",
+      );
+      tokens = stored;
+    } else if (store.lock && read && !stored && tokens?.refreshToken && tokens === inStore) {
+      logger.warn?.(
+        "The token set is gone from the store: its refresh token may have been spent elsewhere meanwhile, so the parent token is exchanged again",
+      );
+      tokens = withoutRefreshToken(tokens);
+    }
+    if (stored && stored.accessToken === tokens?.accessToken) {
+      inStore = tokens;
     }
     if (tokens && meets(tokens, need, clock.now())) {
       return tokens;

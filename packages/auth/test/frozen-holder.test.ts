@@ -1,5 +1,5 @@
 // A renewal on a shared token file whose holder stops (SIGSTOP, a frozen VM) after it took the lock and
-// read the set. The freeze is a gate in the holder's store read,
+// read the set, or dies in the middle of its token call (the mark of in-flight.ts). The freeze is a gate in the holder's store read,
 // and "past staleLockMs" is the lock's mtime set back: no wall time passes, and with staleLockMs at its
 // largest no heartbeat can touch the lock while the test runs.
 import { mkdtemp, readFile, rm, utimes } from "node:fs/promises";
@@ -93,5 +93,55 @@ describe("a file-store holder frozen past staleLockMs", () => {
     expect(token).toBe(renewed);
     expect(server.calls).toMatchObject({ refresh: 1, exchange: 1 });
     expect(holder.lines.some((line) => line.includes("lock was lost before the token call"))).toBe(true);
+  });
+
+  it("dies in the middle of its refresh: the successor finds the set marked in flight and exchanges", async () => {
+    const path = join(dir, "tokens.json");
+    const { clock, server, make, ageLock, stored } = processesOn(path);
+    await make().auth.getAccessToken();
+    const successor = make();
+    await successor.auth.getAccessToken(); // a process that runs on: the set, with its refresh token, in memory
+    clock.advance(301_000);
+
+    // The holder's refresh reaches the server, which rotates the token; its answer never comes back.
+    const sent = deferred();
+    const death = deferred<Response>();
+    const holder = make(undefined, async (request) => {
+      await server.fetch(request);
+      sent.resolve();
+      return death.promise;
+    });
+    const holding = holder.auth.getAccessToken().catch((error: unknown) => error);
+    await sent.promise;
+    expect(await stored()).not.toHaveProperty("refreshToken"); // the mark
+
+    await ageLock();
+    await successor.auth.getAccessToken();
+    eachPresentedOnce(server.refreshTokensSent);
+    expect(server.calls).toMatchObject({ refresh: 1, exchange: 2 });
+    expect(successor.lines.some((line) => line.includes("marked as being refreshed"))).toBe(true);
+    expect(await stored()).toHaveProperty("refreshToken");
+
+    // The holder's end, for the test's tidiness: its lock is gone, so it puts no mark back.
+    death.reject(new TypeError("fetch failed"));
+    await holding;
+    expect(await stored()).toHaveProperty("refreshToken");
+    expect(server.calls.refresh).toBe(1);
+  });
+
+  it("a refresh that fails while the holder lives puts the refresh token back: the next renewal refreshes", async () => {
+    const path = join(dir, "tokens.json");
+    const { clock, server, make, stored } = processesOn(path);
+    const first = make();
+    await first.auth.getAccessToken();
+    clock.advance(270_000); // in the window, still servable: a background renewal, its token kept
+    server.fail("refresh", { status: 503 });
+    await first.auth.getAccessToken();
+    await first.auth.refresh().catch(() => {}); // joins the failed background renewal
+    expect(server.calls.refresh).toBe(1);
+    expect(await stored()).toHaveProperty("refreshToken");
+    clock.advance(60_000);
+    await make().auth.getAccessToken();
+    expect(server.calls).toMatchObject({ refresh: 2, exchange: 1 });
   });
 });

@@ -1,5 +1,5 @@
-// Debian's redis-server on a free loopback port, without persistence: the real server the Redis
-// store's tests and the multi-process tests run against.
+// Debian's redis-server on a free loopback port, without persistence unless asked: the real server the
+// Redis store's tests and the multi-process tests run against.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { Socket } from "node:net";
@@ -30,8 +30,18 @@ export interface RunningRedis {
   stop(): Promise<void>;
 }
 
-/** Starts redis-server on `port` (default a free one) and resolves once it answers PING. */
-export async function startRedis({ port }: { port?: number } = {}): Promise<RunningRedis> {
+/**
+ * Starts redis-server on `port` (default a free one) and resolves once it answers PING. With
+ * `appendOnlyDir`, it keeps an append-only file there, written through on every command, and a restart
+ * on the same folder loads it: what a server killed and restarted from its AOF holds.
+ */
+export async function startRedis({
+  port,
+  appendOnlyDir,
+}: {
+  port?: number;
+  appendOnlyDir?: string;
+} = {}): Promise<RunningRedis> {
   if (!existsSync(REDIS_SERVER)) {
     throw new Error(
       `${REDIS_SERVER} is missing: these tests need Debian's redis-server. Run scripts/setup.sh (as root it installs it).`,
@@ -40,7 +50,12 @@ export async function startRedis({ port }: { port?: number } = {}): Promise<Runn
   const listen = port ?? (await freePort());
   const child = spawn(
     REDIS_SERVER,
-    ["--port", String(listen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    [
+      ...["--port", String(listen), "--bind", "127.0.0.1", "--save", ""],
+      ...(appendOnlyDir
+        ? ["--appendonly", "yes", "--appendfsync", "always", "--dir", appendOnlyDir]
+        : ["--appendonly", "no"]),
+    ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
   let exited = false;
