@@ -20,7 +20,7 @@ export class LockLost extends EngageVoiceAuthError {
   constructor() {
     super(
       "store_failed",
-      "The token store's lock was lost before the token call (this process stalled longer than the lock lives): no token call was made",
+      "The token store's lock was lost (this process stalled past its life): no token call made",
     );
   }
 }

@@ -203,7 +203,7 @@ export function createTokenCycler(deps: CyclerDeps) {
     }
     await writeInTurn(gen, current).catch((error: unknown) => {
       logger.error?.(
-        `The token store could not take back the refresh-in-flight mark (${describe(error)}): the next renewal exchanges the parent token`,
+        `The token store could not take back the in-flight mark (${describe(error)}): the next renewal exchanges`,
       );
     });
   }
@@ -236,13 +236,11 @@ export function createTokenCycler(deps: CyclerDeps) {
       tokens = stored;
     } else if (store.lock && stored && isMarkOf(stored, tokens)) {
       logger.warn?.(
-        "The stored token set is marked as being refreshed by a renewal that never stored its outcome: its refresh token may be spent, so the parent token is exchanged again",
+        "A renewal that never came back left the refresh token marked in flight: exchanging again",
       );
       tokens = stored;
     } else if (store.lock && read && !stored && tokens?.refreshToken && tokens === inStore) {
-      logger.warn?.(
-        "The token set is gone from the store: its refresh token may have been spent elsewhere meanwhile, so the parent token is exchanged again",
-      );
+      logger.warn?.("The token set is gone from the store, its refresh token maybe spent: exchanging again");
       tokens = withoutRefreshToken(tokens);
     }
     if (stored && stored.accessToken === tokens?.accessToken) {

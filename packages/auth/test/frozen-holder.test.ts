@@ -92,7 +92,7 @@ describe("a file-store holder frozen past staleLockMs", () => {
     eachPresentedOnce(server.refreshTokensSent);
     expect(token).toBe(renewed);
     expect(server.calls).toMatchObject({ refresh: 1, exchange: 1 });
-    expect(holder.lines.some((line) => line.includes("lock was lost before the token call"))).toBe(true);
+    expect(holder.lines.some((line) => line.includes("lock was lost"))).toBe(true);
   });
 
   it("dies in the middle of its refresh: the successor finds the set marked in flight and exchanges", async () => {
@@ -119,7 +119,7 @@ describe("a file-store holder frozen past staleLockMs", () => {
     await successor.auth.getAccessToken();
     eachPresentedOnce(server.refreshTokensSent);
     expect(server.calls).toMatchObject({ refresh: 1, exchange: 2 });
-    expect(successor.lines.some((line) => line.includes("marked as being refreshed"))).toBe(true);
+    expect(successor.lines.some((line) => line.includes("marked in flight"))).toBe(true);
     expect(await stored()).toHaveProperty("refreshToken");
 
     // The holder's end, for the test's tidiness: its lock is gone, so it puts no mark back.
