@@ -7,14 +7,17 @@ import { once } from "node:events";
 import { mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { createTokenManager } from "@engage-voice/auth";
 import { fileStore } from "@engage-voice/auth/node";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { expectOneRefreshForAllProcesses, expired } from "@engage-voice/test-kit";
+import { countingFetch } from "@engage-voice/test-kit/child";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
 const child = new URL("./fixtures/shared-store-child.mjs", import.meta.url).pathname;
 const holder = new URL("./fixtures/lock-holder-child.mjs", import.meta.url).pathname;
+const frozenHolder = new URL("./fixtures/frozen-holder-child.mjs", import.meta.url).pathname;
 const parentToken = "sandbox-rc-token-ada";
 let sandbox: RunningSandbox;
 let dir: string;
@@ -103,5 +106,66 @@ it("after a holder died inside the lock, six processes renewing at once present 
       },
       6,
     );
+  }
+});
+
+it("a holder stopped (SIGSTOP) after it read the set, past staleLockMs: its successor refreshes, and on SIGCONT it presents nothing", {
+  timeout: 120_000,
+}, async () => {
+  const path = join(dir, "frozen-holder.json");
+  await createTokenManager({
+    baseUrl: sandbox.mainUrl,
+    rcAccessToken: parentToken,
+    store: fileStore(path),
+  }).getAccessToken();
+  await writeFile(path, expired(await readFile(path, "utf8")));
+
+  const held = spawn(process.execPath, [frozenHolder, sandbox.mainUrl, path, parentToken], {
+    stdio: ["pipe", "pipe", "inherit"],
+    timeout: 60_000,
+  });
+  held.stdin.on("error", () => {}); // a child that died early: its exit code says so, not a broken pipe
+  const exited = once(held, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+  const lines: string[] = [];
+  const read = new Promise<void>((resolve) => {
+    createInterface({ input: held.stdout }).on("line", (line) => {
+      lines.push(line);
+      if (line === "read") {
+        resolve();
+      }
+    });
+  });
+  try {
+    await Promise.race([read, exited]);
+    expect(lines).toEqual(["read"]);
+    held.kill("SIGSTOP");
+    // Its lock, older than staleLockMs (15 s) at once, as if the holder had been stopped that long.
+    const old = new Date(Date.now() - 60_000);
+    await utimes(`${path}.lock`, old, old);
+
+    const successor = countingFetch();
+    const renewed = await createTokenManager({
+      baseUrl: sandbox.mainUrl,
+      rcAccessToken: parentToken,
+      fetch: successor.fetch,
+      store: fileStore(path),
+      logger: {},
+    }).getAccessToken();
+    expect(successor.calls).toEqual({ exchange: 0, refresh: 1, rejected: 0 });
+
+    held.kill("SIGCONT");
+    if (held.exitCode === null && held.signalCode === null) {
+      held.stdin.end("go\n");
+    }
+    const [code] = await exited;
+    expect(code).toBe(0);
+    const result = JSON.parse(lines.at(-1) ?? "") as { calls: Record<string, number>; accessToken: string };
+    expect(result.calls).toEqual({ exchange: 0, refresh: 0, rejected: 0 });
+    expect(result.accessToken).toBe(renewed);
+  } finally {
+    if (held.exitCode === null && held.signalCode === null) {
+      held.kill("SIGCONT");
+      held.kill("SIGKILL");
+    }
   }
 });

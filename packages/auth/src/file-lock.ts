@@ -11,6 +11,7 @@ import { link, lstat, mkdir, open, readFile, rename, rm, unlink } from "node:fs/
 import { dirname } from "node:path";
 import { storeFailed } from "./errors.js";
 import { type Lease, withLease } from "./lease.js";
+import type { LockHold } from "./store.js";
 
 export interface FileLockOptions {
   /** A lock not touched for this long was left by a crashed or frozen process. */
@@ -145,11 +146,14 @@ async function takeOverStale(lockPath: string, seen: Seen, staleLockMs: number):
   }
 }
 
-/** Runs `task` while holding the lock at `lockPath`. */
+/**
+ * Runs `task` while holding the lock at `lockPath`. Its hold's `held()` reads the lock's owner token
+ * (and touches the lock if it is still ours): a holder frozen past `staleLockMs` learns that it lost it.
+ */
 export async function withFileLock<T>(
   lockPath: string,
   { staleLockMs, lockTimeoutMs }: FileLockOptions,
-  task: () => Promise<T>,
+  task: (hold: LockHold) => Promise<T>,
 ): Promise<T> {
   const token = randomBytes(16).toString("hex");
   try {

@@ -29,6 +29,6 @@ export {
   type BearerApiTokensOptions,
   type PermanentApiTokensOptions,
 } from "./permanent-tokens.js";
-export { memoryStore, type TokenStore } from "./store.js";
+export { type LockHold, memoryStore, type TokenStore } from "./store.js";
 export { fromStored, type Session, type TokenSet } from "./tokens.js";
 export type { Clock, FetchLike, Logger } from "./types.js";

@@ -1,6 +1,7 @@
 // One lease loop for every store that locks: the file store's lock file and Redis's key differ in how
 // they take, keep and give up a lease, never in when. Waiting backs off with jitter up to a deadline,
 // and the holder renews on a heartbeat, one renewal at a time.
+import type { LockHold } from "./store.js";
 
 /** How one store takes, keeps and gives up its lease. */
 export interface Lease {
@@ -11,7 +12,8 @@ export interface Lease {
   take(remainingMs: number): Promise<boolean>;
   /**
    * Keeps the held lease alive. False: it is no longer ours (it expired and was taken over), so the
-   * heartbeat stops. A throw is forgiven: the next beat tries again.
+   * heartbeat stops. A throw is forgiven by the heartbeat (the next beat tries again); the task's own
+   * check (`held()` of its hold) gets it.
    */
   renew(): Promise<boolean>;
   /**
@@ -44,8 +46,16 @@ export const LAST_WAIT_MS = 200;
 
 const timerPause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Waits for the lease (or fails with `timing.timedOut()`), then runs `task` while holding it. */
-export async function withLease<T>(lease: Lease, timing: LeaseTiming, task: () => Promise<T>): Promise<T> {
+/**
+ * Waits for the lease (or fails with `timing.timedOut()`), then runs `task` while holding it. The task
+ * gets a hold whose `held()` renews the lease now and answers whether it is still ours: one renewal at
+ * a time with the heartbeat's, so a check never races a beat.
+ */
+export async function withLease<T>(
+  lease: Lease,
+  timing: LeaseTiming,
+  task: (hold: LockHold) => Promise<T>,
+): Promise<T> {
   const { now = Date.now, pause = timerPause, random = Math.random } = timing;
   const deadline = now() + timing.timeoutMs;
   for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, LAST_WAIT_MS)) {
@@ -58,30 +68,50 @@ export async function withLease<T>(lease: Lease, timing: LeaseTiming, task: () =
     }
     await pause(Math.max(1, Math.min(wait / 2 + random() * wait, left)));
   }
+  let lost = false;
   // A beat while the last renewal has had no answer is skipped: beats must not pile up behind a
   // stalled server and then all reach it at once.
-  let renewing: Promise<void> | undefined;
-  const heartbeat = setInterval(() => {
-    if (renewing) {
-      return;
-    }
-    renewing = lease
-      .renew()
+  let renewing: Promise<unknown> | undefined;
+  const renew = (): Promise<boolean> => {
+    const renewed = lease.renew();
+    const settled = renewed
       .then(
         (ours) => {
           if (!ours) {
+            lost = true;
             clearInterval(heartbeat as Parameters<typeof clearInterval>[0]);
           }
         },
         () => {},
       )
       .finally(() => {
-        renewing = undefined;
+        if (renewing === settled) {
+          renewing = undefined;
+        }
       });
+    renewing = settled;
+    return renewed;
+  };
+  const heartbeat = setInterval(() => {
+    if (!renewing) {
+      renew().catch(() => {});
+    }
   }, timing.renewEveryMs) as { unref?: () => void };
   heartbeat.unref?.();
+  const hold: LockHold = {
+    get aborted() {
+      return lost;
+    },
+    async held() {
+      // A beat under way answers for a moment already past: the check waits for it, then asks again.
+      while (renewing && !lost) {
+        await renewing;
+      }
+      return !lost && (await renew());
+    },
+  };
   try {
-    return await task();
+    return await task(hold);
   } finally {
     clearInterval(heartbeat as Parameters<typeof clearInterval>[0]);
     await lease.release().catch(() => {});

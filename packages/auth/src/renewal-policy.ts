@@ -13,11 +13,6 @@ export const renewalDefaults = {
   maxWindowShare: 0.5,
   /** In this last share of the window the token is no longer sent: callers wait for the renewal. */
   unservableShare: 0.25,
-  /**
-   * A token whose lifetime is below this cannot be renewed ahead of expiry once the clock's
-   * resolution and the round trip are taken off: each call renews, and the manager warns once.
-   */
-  shortLivedMs: 1_000,
 } as const;
 
 /** The default refresh window: the last 20% of the lifetime, at most 60 s. */

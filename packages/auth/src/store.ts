@@ -1,6 +1,21 @@
 import type { TokenSet } from "./tokens.js";
 
 /**
+ * What a store's lock hands the task it runs, so that the task can check it still holds the lock
+ * before a step that cannot be undone (the manager's token calls). Shaped like an `AbortSignal`: a lock
+ * library's signal (Redlock's `using`) fits as it is.
+ */
+export interface LockHold {
+  /** True once the lock is known to be lost: it expired, and another process may hold it now. */
+  readonly aborted: boolean;
+  /**
+   * Asks the lock itself, now, whether the task still holds it (and keeps it alive if so). Without it,
+   * `aborted` is all a task can check.
+   */
+  held?(): Promise<boolean>;
+}
+
+/**
  * Where a token manager keeps its token set between renewals, and across restarts with a
  * persistent store. The manager writes every new token set with `set` before it hands the new
  * access token to anyone, so a crash cannot lose the only valid refresh token; it reads the store
@@ -13,13 +28,15 @@ import type { TokenSet } from "./tokens.js";
  *
  * `lock`, when present, runs each renewal exclusively: a store shared by several processes can put a
  * lock around it (a file lock, a database row lock) so that only one of them spends the refresh
- * token while the others wait and then read the new set.
+ * token while the others wait and then read the new set. It may pass the task a {@link LockHold}: the
+ * manager then checks it right before each token call, so a holder that stalled until its lock was
+ * taken over does not spend a refresh token its successor may be spending.
  */
 export interface TokenStore {
   get(): Promise<TokenSet | undefined>;
   set(tokens: TokenSet): Promise<void>;
   clear(): Promise<void>;
-  lock?<T>(task: () => Promise<T>): Promise<T>;
+  lock?<T>(task: (hold?: LockHold) => Promise<T>): Promise<T>;
 }
 
 /** The default store: the token set lives in this object only. */

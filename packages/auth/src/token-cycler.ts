@@ -6,10 +6,12 @@ import {
   ReauthRequiredError,
   RefreshRejectedError,
   safeCause,
+  storeFailed,
 } from "./errors.js";
 import type { exchangeLimiter } from "./exchange-limiter.js";
-import { type RenewalPolicy, renewalDefaults } from "./renewal-policy.js";
-import type { TokenStore } from "./store.js";
+import { isMarkOf, LockLost, markInFlight, stillHeld } from "./in-flight.js";
+import type { RenewalPolicy } from "./renewal-policy.js";
+import type { LockHold, TokenStore } from "./store.js";
 import type { tokenCalls } from "./token-calls.js";
 import { fromStored, type TokenSet, withoutRefreshToken } from "./tokens.js";
 import type { Clock, Logger } from "./types.js";
@@ -47,7 +49,9 @@ export function describe(error: unknown): string {
 /**
  * Holds the token set and renews it: one renewal at a time, shared by every caller that needs one
  * (Azure's token cycler; google-auth-library's refresh promise), under the store's lock when it has
- * one. It renews on demand only: no timers.
+ * one. It renews on demand only: no timers. With a lock, the rules of `in-flight.ts` keep a spent
+ * refresh token from being presented by a holder that lost its lock or by the successor of one that
+ * never stored its outcome.
  */
 export function createTokenCycler(deps: CyclerDeps) {
   const { store, logger, clock, policy, calls, limiter } = deps;
@@ -58,7 +62,10 @@ export function createTokenCycler(deps: CyclerDeps) {
   // Failures in a row while a token is kept, and when the next background try may start.
   let failures = 0;
   let nextAttemptAt = 0;
-  let warnedShortLived = false;
+  let warnedNoFreshTime = false;
+  // The set this manager knows its store holds (read there or written there): once it is gone from a
+  // store with a lock, another process may have spent its refresh token meanwhile.
+  let inStore: TokenSet | undefined;
   // Store writes run one after another, so a logout's clear always lands after an earlier set.
   let writes: Promise<unknown> = Promise.resolve();
   const write = (task: () => Promise<void>) => {
@@ -73,9 +80,10 @@ export function createTokenCycler(deps: CyclerDeps) {
       "logout() was called during the renewal: its tokens were discarded",
     );
 
-  async function exchange(): Promise<TokenSet> {
+  async function exchange(hold: LockHold | undefined): Promise<TokenSet> {
     limiter.check();
     const rcToken = await deps.parentToken();
+    await stillHeld(hold);
     limiter.record();
     try {
       return await calls.exchange(rcToken, (tokens?.sequence ?? 0) + 1);
@@ -95,6 +103,7 @@ export function createTokenCycler(deps: CyclerDeps) {
       }
       try {
         await store.set(next);
+        inStore = next;
       } catch (error) {
         // The new refresh token may be the only valid one: keep it in memory whatever the store says.
         logger.error?.(`The token store could not save the new tokens (${describe(error)}): kept in memory`);
@@ -103,10 +112,11 @@ export function createTokenCycler(deps: CyclerDeps) {
     if (gen !== generation) {
       throw loggedOut();
     }
-    if (next.expiresAt - next.obtainedAt < renewalDefaults.shortLivedMs && !warnedShortLived) {
-      warnedShortLived = true;
+    // A token with any fresh time serves every call of that time; only one with none renews per call.
+    if (!warnedNoFreshTime && !policy.isFresh(next, next.obtainedAt)) {
+      warnedNoFreshTime = true;
       logger.warn?.(
-        "Access tokens live less than 1 s once the clock's resolution and the round trip are taken off: they cannot be renewed ahead of expiry, so each call renews",
+        "An access token arrived with no time left to use it once the clock's resolution and the round trip were taken off: it goes to the callers that waited for it, and the next call needs a token call of its own",
       );
     }
     tokens = next;
@@ -120,16 +130,42 @@ export function createTokenCycler(deps: CyclerDeps) {
     return next;
   }
 
+  /** Writes `tokens` as the store's set, in turn with the other writes; nothing once logged out. */
+  async function writeInTurn(gen: number, tokens: TokenSet): Promise<void> {
+    await write(async () => {
+      if (gen === generation) {
+        await store.set(tokens);
+      }
+    });
+    if (gen !== generation) {
+      throw loggedOut();
+    }
+  }
+
   /** A refresh, or the one exchange that follows a refused refresh token. */
-  async function obtain(gen: number): Promise<TokenSet> {
+  async function obtain(gen: number, hold: LockHold | undefined): Promise<TokenSet> {
     const current = tokens;
     if (!current?.refreshToken) {
-      return commit(gen, await exchange());
+      return commit(gen, await exchange(hold));
     }
+    if (store.lock) {
+      await writeInTurn(gen, markInFlight(current)).catch((error: unknown) => {
+        if (gen !== generation) {
+          throw error;
+        }
+        throw storeFailed(
+          "The token store could not mark the refresh in flight: no token call was made",
+          error,
+        );
+      });
+    }
+    await stillHeld(hold);
+    let next: TokenSet;
     try {
-      return await commit(gen, await calls.refresh(current as TokenSet & { refreshToken: string }));
+      next = await calls.refresh(current as TokenSet & { refreshToken: string });
     } catch (error) {
       if (!(error instanceof RefreshRejectedError)) {
+        await putBack(gen, current, hold);
         throw error;
       }
       // Spent or unknown: it must never be sent again. One exchange decides.
@@ -138,14 +174,38 @@ export function createTokenCycler(deps: CyclerDeps) {
       }
       logger.warn?.(`${error.message}; exchanging the parent token again`);
       try {
-        return await commit(gen, await exchange());
+        return await commit(gen, await exchange(hold));
       } catch (cause) {
-        if (gen !== generation) {
+        if (gen !== generation || cause instanceof LockLost) {
           throw cause;
         }
         throw new ReauthRequiredError(error, cause);
       }
     }
+    return commit(gen, next);
+  }
+
+  /**
+   * After a refresh that failed without a refusal, stores the set with its refresh token again, so
+   * the next renewal here or elsewhere follows the usual rules rather than the mark's exchange. Only
+   * while the lock is ours: a successor may have found the mark and acted on it.
+   */
+  async function putBack(gen: number, current: TokenSet, hold: LockHold | undefined): Promise<void> {
+    if (!store.lock) {
+      return;
+    }
+    const ours = await stillHeld(hold).then(
+      () => true,
+      () => false,
+    );
+    if (!ours) {
+      return;
+    }
+    await writeInTurn(gen, current).catch((error: unknown) => {
+      logger.error?.(
+        `The token store could not take back the in-flight mark (${describe(error)}): the next renewal exchanges`,
+      );
+    });
   }
 
   /** Whether `held` already meets `need`, so no token call is needed. */
@@ -158,10 +218,12 @@ export function createTokenCycler(deps: CyclerDeps) {
       : held.accessToken !== need.than && policy.isServable(held, now);
   }
 
-  async function renew(gen: number, need: Need): Promise<TokenSet> {
+  async function renew(gen: number, need: Need, hold: LockHold | undefined): Promise<TokenSet> {
     let stored: TokenSet | undefined;
+    let read = false;
     try {
       stored = fromStored(await store.get());
+      read = true;
     } catch (error) {
       logger.error?.(`The token store could not be read: ${describe(error)}`);
     }
@@ -172,6 +234,17 @@ export function createTokenCycler(deps: CyclerDeps) {
     // `sequence`, not by expiry times: those are on each process's own clock, which may be off.
     if (stored && stored.accessToken !== tokens?.accessToken && stored.sequence >= (tokens?.sequence ?? 0)) {
       tokens = stored;
+    } else if (store.lock && stored && isMarkOf(stored, tokens)) {
+      logger.warn?.(
+        "A renewal that never came back left the refresh token marked in flight: exchanging again",
+      );
+      tokens = stored;
+    } else if (store.lock && read && !stored && tokens?.refreshToken && tokens === inStore) {
+      logger.warn?.("The token set is gone from the store, its refresh token maybe spent: exchanging again");
+      tokens = withoutRefreshToken(tokens);
+    }
+    if (stored && stored.accessToken === tokens?.accessToken) {
+      inStore = tokens;
     }
     if (tokens && meets(tokens, need, clock.now())) {
       return tokens;
@@ -182,9 +255,9 @@ export function createTokenCycler(deps: CyclerDeps) {
         throw loggedOut();
       }
       try {
-        return await obtain(gen);
+        return await obtain(gen, hold);
       } catch (error) {
-        if (gen !== generation) {
+        if (gen !== generation || error instanceof LockLost) {
           throw error;
         }
         const current = tokens;
@@ -212,14 +285,31 @@ export function createTokenCycler(deps: CyclerDeps) {
     }
   }
 
+  /**
+   * Runs a renewal under the store's lock. A lock lost before a token call (nothing was sent) is taken
+   * again once, and the store read again: the successor's set is most likely there by then.
+   */
+  async function underLock(run: (hold?: LockHold) => Promise<TokenSet>): Promise<TokenSet> {
+    const lock = (task: typeof run) => (store as Required<Pick<TokenStore, "lock">>).lock<TokenSet>(task);
+    try {
+      return await lock(run);
+    } catch (error) {
+      if (!(error instanceof LockLost)) {
+        throw error;
+      }
+      logger.warn?.(`${error.message}; reading the store again under the lock`);
+      return lock(run);
+    }
+  }
+
   /** The renewal under way, or a new one for `need`. */
   function acquire(need: Need): Promise<TokenSet> {
     if (renewal) {
       return renewal;
     }
     const gen = generation;
-    const run = () => renew(gen, need);
-    const started: Promise<TokenSet> = (store.lock ? store.lock(run) : run()).finally(() => {
+    const run = (hold?: LockHold) => renew(gen, need, hold);
+    const started: Promise<TokenSet> = (store.lock ? underLock(run) : run()).finally(() => {
       if (renewal === started) {
         renewal = undefined;
       }

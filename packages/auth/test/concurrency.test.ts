@@ -66,7 +66,7 @@ describe("one token call for all concurrent callers", () => {
     const locked: TokenStore = {
       ...shared,
       lock: (task) => {
-        const run = queue.then(task);
+        const run = queue.then(() => task());
         queue = run.catch(() => {});
         return run;
       },

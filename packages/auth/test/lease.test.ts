@@ -184,4 +184,64 @@ describe("withLease: holding", () => {
     expect(await withLease(s.lease, s.timing(1_000), async () => "token set")).toBe("token set");
     expect(s.lease.release).toHaveBeenCalledTimes(1);
   });
+
+  it("the task's hold asks the lease now: held() renews it and answers whether it is still ours", async () => {
+    const s = scripted([true]);
+    const answers = [true, false];
+    s.lease.renew = vi.fn(async () => answers.shift() ?? false);
+    const seen = await withLease(s.lease, s.timing(1_000), async (hold) => {
+      const first = { held: await hold.held?.(), aborted: hold.aborted };
+      const second = { held: await hold.held?.(), aborted: hold.aborted };
+      // Known lost: no further question is asked.
+      const third = await hold.held?.();
+      return [first, second, third];
+    });
+    expect(seen).toEqual([{ held: true, aborted: false }, { held: false, aborted: true }, false]);
+    expect(s.lease.renew).toHaveBeenCalledTimes(2);
+  });
+
+  it("a beat that comes due while the task's check is unanswered is skipped: one renewal at a time", async () => {
+    const s = scripted([true]);
+    const pending: ((ours: boolean) => void)[] = [];
+    let running = 0;
+    let most = 0;
+    s.lease.renew = vi.fn(
+      () =>
+        new Promise<boolean>((resolve) => {
+          running++;
+          most = Math.max(most, running);
+          pending.push((ours) => {
+            running--;
+            resolve(ours);
+          });
+        }),
+    );
+    const { task, finish } = heldTask();
+    let check: Promise<boolean | undefined> | undefined;
+    const held = withLease(s.lease, s.timing(1_000), async (hold) => {
+      check = hold.held?.();
+      return task();
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.lease.renew).toHaveBeenCalledTimes(1); // the check's own
+    await vi.advanceTimersByTimeAsync(100); // a beat comes due: skipped while the check is unanswered
+    expect(s.lease.renew).toHaveBeenCalledTimes(1);
+    pending.shift()?.(true);
+    expect(await check).toBe(true);
+    expect(most).toBe(1);
+    finish();
+    await held;
+  });
+
+  it("a check whose renewal throws rejects: an unknown answer is not a hold", async () => {
+    const s = scripted([true]);
+    const broken = new Error("no answer from Redis");
+    s.lease.renew = vi.fn(async () => {
+      throw broken;
+    });
+    const outcome = await withLease(s.lease, s.timing(1_000), async (hold) => hold.held?.()).catch(
+      (e: unknown) => e,
+    );
+    expect(outcome).toBe(broken);
+  });
 });

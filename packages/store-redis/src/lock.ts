@@ -1,4 +1,4 @@
-import { type Lease, storeFailed, withLease } from "@engage-voice/auth/store-kit";
+import { type Lease, type LockHold, storeFailed, withLease } from "@engage-voice/auth/store-kit";
 import type { BoundedRedis } from "./bounded.js";
 
 export interface LockOptions {
@@ -25,13 +25,14 @@ function ownerToken(): string {
  * Runs `task` while holding `lockKey` (every command bounded in time by the caller's client): SET NX
  * PX with a value only this call knows, retried with jittered backoff until `lockTimeoutMs`. The TTL
  * is extended while the task runs, so a long renewal keeps its lock, and a crashed holder's lock
- * expires after at most `lockTtlMs`.
+ * expires after at most `lockTtlMs`. The task's hold asks Redis (the extension script) whether the
+ * lock still holds this call's value.
  */
 export function withRedisLock<T>(
   client: BoundedRedis,
   lockKey: string,
   { lockTtlMs, lockTimeoutMs, commandTimeoutMs }: LockOptions,
-  task: () => Promise<T>,
+  task: (hold: LockHold) => Promise<T>,
 ): Promise<T> {
   const owner = ownerToken();
   const lease: Lease = {

@@ -2,19 +2,25 @@
 // restarts: every renewal ends, as store_failed or with its token kept in memory, and never waits for
 // Redis to come back.
 import type { ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createTokenManager, fromStored, type TokenSet, type TokenStore } from "@engage-voice/auth";
 import { BASE, fakeClock, fakeServer, recordingLogger } from "@engage-voice/test-kit";
 import { freePort, startRedis } from "@engage-voice/test-kit/servers";
 import { createClient } from "redis";
 import { afterEach, describe, expect, it } from "vitest";
-import { redisStore } from "../src/index.js";
+import { type RedisLike, redisStore } from "../src/index.js";
 import { freshKey, pause } from "./helpers.js";
 
 const servers: ChildProcess[] = [];
-const clients: { destroy(): void }[] = [];
+const clients: { destroy(): void; isOpen: boolean }[] = [];
 afterEach(async () => {
   for (const client of clients.splice(0)) {
-    client.destroy();
+    // A test may have destroyed it already, as the death of its process.
+    if (client.isOpen) {
+      client.destroy();
+    }
   }
   for (const server of servers.splice(0)) {
     server.kill("SIGCONT");
@@ -22,11 +28,14 @@ afterEach(async () => {
   }
 });
 
-/** A redis-server of this test's own on a free loopback port, restartable on the same port. */
-async function ownRedis() {
+/**
+ * A redis-server of this test's own on a free loopback port, restartable on the same port; with
+ * `appendOnlyDir`, a restart loads what it held from its append-only file.
+ */
+async function ownRedis({ appendOnlyDir }: { appendOnlyDir?: string } = {}) {
   const port = await freePort();
   const start = async () => {
-    const { child } = await startRedis({ port });
+    const { child } = await startRedis({ port, ...(appendOnlyDir ? { appendOnlyDir } : {}) });
     servers.push(child);
     return child;
   };
@@ -37,6 +46,7 @@ async function ownRedis() {
   clients.push(client);
   return {
     client,
+    url: `redis://127.0.0.1:${port}`,
     kill: async () => {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGKILL");
@@ -293,4 +303,76 @@ describe("a holder that lost its lock", () => {
     await store.set(older);
     expect((await store.get())?.accessToken).toBe("older-access");
   });
+});
+
+describe("a renewal whose process died with Redis, Redis restarted", () => {
+  const folders: string[] = [];
+  afterEach(async () => {
+    for (const folder of folders.splice(0)) {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ["from its append-only file", true],
+    ["empty", false],
+  ])(
+    "restarted %s: the survivor exchanges instead of presenting the refresh token the dead renewal spent",
+    async (_, persisted) => {
+      const appendOnlyDir = persisted ? await mkdtemp(join(tmpdir(), "ev-redis-aof-")) : undefined;
+      if (appendOnlyDir) {
+        folders.push(appendOnlyDir);
+      }
+      const redis = await ownRedis(appendOnlyDir ? { appendOnlyDir } : {});
+      const options = { key: freshKey(), lockTtlMs: 1_000, commandTimeoutMs: 500 };
+      const clock = fakeClock();
+      const server = fakeServer({ clock });
+      const manager = (client: RedisLike, fetch = server.fetch) =>
+        createTokenManager({
+          baseUrl: BASE,
+          rcAccessToken: server.parentToken,
+          fetch,
+          clock,
+          logger: recordingLogger().logger,
+          store: redisStore({ client, ...options }),
+        });
+
+      // The renewing process has a connection of its own, which dies with it.
+      const own = createClient({ url: redis.url });
+      own.on("error", () => {});
+      await own.connect();
+      clients.push(own);
+      let killDuringNextCall = false;
+      const renewing = manager(own, async (request) => {
+        if (killDuringNextCall) {
+          killDuringNextCall = false;
+          await redis.kill();
+        }
+        return server.fetch(request);
+      });
+      const survivor = manager(redis.client);
+      await renewing.getAccessToken();
+      await survivor.getAccessToken(); // the stored set, refresh token included, in the survivor's memory
+      clock.advance(301_000);
+
+      // Redis dies while the refresh is under way: the server rotates, the new set is never stored.
+      killDuringNextCall = true;
+      await renewing.getAccessToken();
+      expect(server.calls.refresh).toBe(1);
+      own.destroy(); // the process is gone, and what its client had queued with it
+      await redis.restart();
+      while (!redis.client.isReady) {
+        await pause(20);
+      }
+
+      const token = await survivor.getAccessToken();
+      const sent = server.refreshTokensSent;
+      expect(new Set(sent).size).toBe(sent.length);
+      expect(server.calls).toMatchObject({ refresh: 1, exchange: 2 });
+      const answer = await server.fetch(
+        new Request(`${BASE}/voice/api/v1/admin/accounts`, { headers: { Authorization: `Bearer ${token}` } }),
+      );
+      expect(answer.status).toBe(200);
+    },
+  );
 });

@@ -1,5 +1,5 @@
-// Debian's redis-server on a free loopback port, without persistence: the real server the Redis
-// store's tests and the multi-process tests run against.
+// Debian's redis-server on a free loopback port, without persistence unless asked: the real server the
+// Redis store's tests and the multi-process tests run against.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { Socket } from "node:net";
@@ -57,10 +57,19 @@ export interface RunningRedis {
 }
 
 /**
+/**
  * Starts redis-server on `port` (default a free one) and resolves once it answers, as itself. A free
  * port taken by someone else before the server bound it is given up for another one, twice at most.
+ * With `appendOnlyDir`, it keeps an append-only file there, written through on every command, and a
+ * restart on the same folder loads it: what a server killed and restarted from its AOF holds.
  */
-export async function startRedis({ port }: { port?: number } = {}): Promise<RunningRedis> {
+export async function startRedis({
+  port,
+  appendOnlyDir,
+}: {
+  port?: number;
+  appendOnlyDir?: string;
+} = {}): Promise<RunningRedis> {
   if (!existsSync(REDIS_SERVER)) {
     throw new Error(
       `${REDIS_SERVER} is missing: these tests need Debian's redis-server. Run scripts/setup.sh (as root it installs it).`,
@@ -68,7 +77,7 @@ export async function startRedis({ port }: { port?: number } = {}): Promise<Runn
   }
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOn(port ?? (await freePort()));
+      return await startOn(port ?? (await freePort()), appendOnlyDir);
     } catch (error) {
       if (port !== undefined || attempt === 3) {
         throw error;
@@ -77,10 +86,15 @@ export async function startRedis({ port }: { port?: number } = {}): Promise<Runn
   }
 }
 
-async function startOn(listen: number): Promise<RunningRedis> {
+async function startOn(listen: number, appendOnlyDir: string | undefined): Promise<RunningRedis> {
   const child = spawn(
     REDIS_SERVER,
-    ["--port", String(listen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    [
+      ...["--port", String(listen), "--bind", "127.0.0.1", "--save", ""],
+      ...(appendOnlyDir
+        ? ["--appendonly", "yes", "--appendfsync", "always", "--dir", appendOnlyDir]
+        : ["--appendonly", "no"]),
+    ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
   let exited = false;
