@@ -11,20 +11,24 @@ import { retryAfterSeconds } from "./rate-limit.js";
 import { mediaType, readLimited } from "./request.js";
 import type { SandboxState } from "./state.js";
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 /** A fault is a few fields; a body past this is refused while it is read. */
 const MAX_FAULT_BYTES = 4096;
 
-function loopbackOrigin(origin: string): string | null {
-  try {
-    const url = new URL(origin);
-    return (url.protocol === "http:" || url.protocol === "https:") && LOOPBACK_HOSTS.has(url.hostname)
-      ? origin
-      : null;
-  } catch {
-    return null;
-  }
+/**
+ * A page's origin on this machine, over `http:` or `https:` (a local dev server may use a
+ * self-signed certificate). Browsers send an origin serialized (lower case, no default port, no
+ * path), so a pattern decides without parsing: no `URL` made, and nothing thrown, per request.
+ */
+const LOOPBACK_ORIGIN = /^https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/;
+
+function isLoopbackOrigin(origin: string): boolean {
+  return LOOPBACK_ORIGIN.test(origin);
 }
+
+const loopbackOrigin = (origin: string): string | null => (isLoopbackOrigin(origin) ? origin : null);
+
+const FOREIGN_ORIGIN =
+  "This sandbox answers pages on 127.0.0.1, localhost or [::1] only: a request from a page on another site (its Origin header) is refused";
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -48,6 +52,16 @@ export function createHost(state: SandboxState, name: HostName): Hono {
     await next();
     // Clients estimate clock skew from Date, so it follows the sandbox clock, injected or not.
     c.res.headers.set("Date", new Date(now()).toUTCString());
+  });
+  app.use("*", async (c, next) => {
+    // A page on any other site can send a form POST here (no preflight): it is refused before it
+    // can take a queued fault or a place in a rate-limit window. A request without Origin is not
+    // from a page, or from one of the same origin, which the Host check holds to loopback.
+    const origin = c.req.header("origin");
+    if (origin === undefined || isLoopbackOrigin(origin)) {
+      return next();
+    }
+    return apiError(c, 403, ErrorCode.accessDenied, FOREIGN_ORIGIN, now());
   });
   app.use(
     "*",
