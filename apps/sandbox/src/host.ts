@@ -30,6 +30,20 @@ const loopbackOrigin = (origin: string): string | null => (isLoopbackOrigin(orig
 const FOREIGN_ORIGIN =
   "This sandbox answers pages on 127.0.0.1, localhost or [::1] only: a request from a page on another site (its Origin header) is refused";
 
+/** `Date` text of a time, made once per second of the clock rather than once per answer. */
+function httpDateOf(): (ms: number) => string {
+  let second = Number.NaN;
+  let text = "";
+  return (ms) => {
+    const current = Math.floor(ms / 1000);
+    if (current !== second) {
+      second = current;
+      text = new Date(current * 1000).toUTCString();
+    }
+    return text;
+  };
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -48,10 +62,11 @@ export function createHost(state: SandboxState, name: HostName): Hono {
   });
   app.notFound((c) => apiError(c, 404, ErrorCode.notFound, `No such path on ${HOST_TITLES[name]}`, now()));
 
+  const httpDate = httpDateOf();
   app.use("*", async (c, next) => {
     await next();
     // Clients estimate clock skew from Date, so it follows the sandbox clock, injected or not.
-    c.res.headers.set("Date", new Date(now()).toUTCString());
+    c.res.headers.set("Date", httpDate(now()));
   });
   app.use("*", async (c, next) => {
     // A page on any other site can send a form POST here (no preflight): it is refused before it
@@ -63,16 +78,22 @@ export function createHost(state: SandboxState, name: HostName): Hono {
     }
     return apiError(c, 403, ErrorCode.accessDenied, FOREIGN_ORIGIN, now());
   });
-  app.use(
-    "*",
-    cors({
-      origin: loopbackOrigin,
-      allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
-      allowHeaders: ["Authorization", "X-Auth-Token", "Content-Type", "Prefer"],
-      exposeHeaders: ["Retry-After", "Date"],
-      maxAge: 600,
-    }),
-  );
+  const corsHeaders = cors({
+    origin: loopbackOrigin,
+    allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
+    allowHeaders: ["Authorization", "X-Auth-Token", "Content-Type", "Prefer"],
+    exposeHeaders: ["Retry-After", "Date"],
+    maxAge: 600,
+  });
+  app.use("*", async (c, next) => {
+    if (c.req.header("origin") !== undefined) {
+      return corsHeaders(c, next);
+    }
+    // Not from a page: no CORS headers to add (Hono's middleware would build a placeholder answer
+    // per request to hold them), but a cache must still tell this answer from a page's.
+    await next();
+    c.header("Vary", "Origin", { append: true });
+  });
   app.use("*", async (c, next) => {
     if (c.req.method === "OPTIONS" || c.req.path === FAULTS_PATH || c.req.path === CONTROL_PATH) {
       return next();
