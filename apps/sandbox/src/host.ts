@@ -11,19 +11,37 @@ import { retryAfterSeconds } from "./rate-limit.js";
 import { mediaType, readLimited } from "./request.js";
 import type { SandboxState } from "./state.js";
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 /** A fault is a few fields; a body past this is refused while it is read. */
 const MAX_FAULT_BYTES = 4096;
 
-function loopbackOrigin(origin: string): string | null {
-  try {
-    const url = new URL(origin);
-    return (url.protocol === "http:" || url.protocol === "https:") && LOOPBACK_HOSTS.has(url.hostname)
-      ? origin
-      : null;
-  } catch {
-    return null;
-  }
+/**
+ * A page's origin on this machine, over `http:` or `https:` (a local dev server may use a
+ * self-signed certificate). Browsers send an origin serialized (lower case, no default port, no
+ * path), so a pattern decides without parsing: no `URL` made, and nothing thrown, per request.
+ */
+const LOOPBACK_ORIGIN = /^https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/;
+
+function isLoopbackOrigin(origin: string): boolean {
+  return LOOPBACK_ORIGIN.test(origin);
+}
+
+const loopbackOrigin = (origin: string): string | null => (isLoopbackOrigin(origin) ? origin : null);
+
+const FOREIGN_ORIGIN =
+  "This sandbox answers pages on 127.0.0.1, localhost or [::1] only: a request from a page on another site (its Origin header) is refused";
+
+/** `Date` text of a time, made once per second of the clock rather than once per answer. */
+function httpDateOf(): (ms: number) => string {
+  let second = Number.NaN;
+  let text = "";
+  return (ms) => {
+    const current = Math.floor(ms / 1000);
+    if (current !== second) {
+      second = current;
+      text = new Date(current * 1000).toUTCString();
+    }
+    return text;
+  };
 }
 
 function sleep(ms: number): Promise<void> {
@@ -44,21 +62,38 @@ export function createHost(state: SandboxState, name: HostName): Hono {
   });
   app.notFound((c) => apiError(c, 404, ErrorCode.notFound, `No such path on ${HOST_TITLES[name]}`, now()));
 
+  const httpDate = httpDateOf();
   app.use("*", async (c, next) => {
     await next();
     // Clients estimate clock skew from Date, so it follows the sandbox clock, injected or not.
-    c.res.headers.set("Date", new Date(now()).toUTCString());
+    c.res.headers.set("Date", httpDate(now()));
   });
-  app.use(
-    "*",
-    cors({
-      origin: loopbackOrigin,
-      allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
-      allowHeaders: ["Authorization", "X-Auth-Token", "Content-Type", "Prefer"],
-      exposeHeaders: ["Retry-After", "Date"],
-      maxAge: 600,
-    }),
-  );
+  app.use("*", async (c, next) => {
+    // A page on any other site can send a form POST here (no preflight): it is refused before it
+    // can take a queued fault or a place in a rate-limit window. A request without Origin is not
+    // from a page, or from one of the same origin, which the Host check holds to loopback.
+    const origin = c.req.header("origin");
+    if (origin === undefined || isLoopbackOrigin(origin)) {
+      return next();
+    }
+    return apiError(c, 403, ErrorCode.accessDenied, FOREIGN_ORIGIN, now());
+  });
+  const corsHeaders = cors({
+    origin: loopbackOrigin,
+    allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
+    allowHeaders: ["Authorization", "X-Auth-Token", "Content-Type", "Prefer"],
+    exposeHeaders: ["Retry-After", "Date"],
+    maxAge: 600,
+  });
+  app.use("*", async (c, next) => {
+    if (c.req.header("origin") !== undefined) {
+      return corsHeaders(c, next);
+    }
+    // Not from a page: no CORS headers to add (Hono's middleware would build a placeholder answer
+    // per request to hold them), but a cache must still tell this answer from a page's.
+    await next();
+    c.header("Vary", "Origin", { append: true });
+  });
   app.use("*", async (c, next) => {
     if (c.req.method === "OPTIONS" || c.req.path === FAULTS_PATH || c.req.path === CONTROL_PATH) {
       return next();

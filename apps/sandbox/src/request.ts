@@ -6,6 +6,10 @@ import type { Context } from "hono";
 export const FORM_TYPE = "application/x-www-form-urlencoded";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+const utf8Encoder = new TextEncoder();
+
+/** `charset=utf-8` (or the `utf8` label), quoted or not; any other charset is refused. */
+const UTF8_CHARSET = /^"?utf-?8"?$/i;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string; status?: 413 };
 
@@ -17,6 +21,70 @@ function nameOf(name: string): string {
 
 export function mediaType(c: Context): string {
   return (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+/** The `charset` parameter of Content-Type, if sent. */
+function charsetOf(c: Context): string | undefined {
+  for (const parameter of (c.req.header("content-type") ?? "").split(";").slice(1)) {
+    const [name, value] = parameter.split("=", 2).map((part) => part.trim());
+    if (name?.toLowerCase() === "charset") {
+      return value ?? "";
+    }
+  }
+  return undefined;
+}
+
+const isHex = (byte: number) =>
+  (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66);
+
+/**
+ * One name or value of a form, decoded as `URLSearchParams` does (`+` is a space, `%XX` a byte, a
+ * `%` without two hex digits stays) except that bytes which are not UTF-8 are refused: the
+ * standard decoder turns them into U+FFFD, so `%FF` would reach the handler as a different value.
+ */
+function decodeFormPart(part: string): string | undefined {
+  const spaced = part.replaceAll("+", " ");
+  if (!spaced.includes("%")) {
+    return spaced;
+  }
+  const bytes = utf8Encoder.encode(spaced);
+  const decoded = new Uint8Array(bytes.length);
+  let length = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i] as number;
+    if (byte === 0x25 && isHex(bytes[i + 1] ?? 0) && isHex(bytes[i + 2] ?? 0)) {
+      decoded[length++] = Number.parseInt(
+        String.fromCharCode(bytes[i + 1] as number, bytes[i + 2] as number),
+        16,
+      );
+      i += 2;
+    } else {
+      decoded[length++] = byte;
+    }
+  }
+  try {
+    return utf8.decode(decoded.subarray(0, length));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The name-value pairs of a form body in order, or `undefined` if one does not decode to UTF-8. */
+function parseForm(text: string): [string, string][] | undefined {
+  const pairs: [string, string][] = [];
+  for (const field of text.split("&")) {
+    if (field === "") {
+      continue;
+    }
+    const equals = field.indexOf("=");
+    const name = decodeFormPart(equals === -1 ? field : field.slice(0, equals));
+    const value = decodeFormPart(equals === -1 ? "" : field.slice(equals + 1));
+    if (name === undefined || value === undefined) {
+      return undefined;
+    }
+    pairs.push([name, value]);
+  }
+  return pairs;
 }
 
 /**
@@ -66,6 +134,10 @@ export async function readForm<F extends string>(
   if (mediaType(c) !== FORM_TYPE) {
     return { ok: false, message: `The request body must be form-encoded (Content-Type: ${FORM_TYPE})` };
   }
+  const charset = charsetOf(c);
+  if (charset !== undefined && !UTF8_CHARSET.test(charset)) {
+    return { ok: false, message: "The form body must be UTF-8: send charset=utf-8 or no charset" };
+  }
   let bytes: Uint8Array | undefined;
   try {
     bytes = await readLimited(c.req.raw.body, maxBytes);
@@ -81,7 +153,10 @@ export async function readForm<F extends string>(
   } catch {
     return { ok: false, message: "The form body is not valid UTF-8" };
   }
-  const form = new URLSearchParams(text);
+  const form = parseForm(text);
+  if (!form) {
+    return { ok: false, message: "The form body is not valid UTF-8 once percent-decoded" };
+  }
   const seen = new Map<string, string>();
   for (const [name, value] of form) {
     if (!(fields as readonly string[]).includes(name)) {
@@ -89,6 +164,9 @@ export async function readForm<F extends string>(
     }
     if (seen.has(name)) {
       return { ok: false, message: `Form field ${name} must be sent once` };
+    }
+    if (value.includes("\0")) {
+      return { ok: false, message: `Form field ${name} must not contain NUL` };
     }
     seen.set(name, value);
   }

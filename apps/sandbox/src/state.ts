@@ -3,15 +3,49 @@
 
 import type { PermanentApiToken, RefreshedTokenResponse, TokenResponse } from "@engage-voice/client";
 import { FaultQueue } from "./faults.js";
-import { JwtSigner } from "./jwt.js";
+import { base64UrlDecode, base64UrlEncode, JwtSigner } from "./jwt.js";
 import type { ResolvedOptions } from "./options.js";
 import { SlidingWindow } from "./rate-limit.js";
 import { agentDetail, findUser, MAIN_ACCOUNT, type SeedUser } from "./seed.js";
 
-interface RefreshRecord {
-  sessionId: string;
+/**
+ * A session: one refresh-token family. Its tokens are not stored one by one: each names its family
+ * and its generation (see `refreshTokenOf`), so a spent token is recognised, however many rotations
+ * ago, from this one record, and a session costs the same after ten thousand refreshes as after one.
+ */
+interface Family {
   userId: number;
-  spent: boolean;
+  /** Generation of the live token; every lower one is spent. */
+  generation: number;
+  /** The live token, compared whole: its random part is what makes it unguessable. */
+  live: string;
+  revoked: boolean;
+}
+
+/** Bytes of a refresh token: family id, generation (uint32), random part. */
+const FAMILY_BYTES = 12;
+const REFRESH_BYTES = FAMILY_BYTES + 4 + 16;
+/** 32 bytes in unpadded base64url; the family id is its first 16 characters (12 bytes, no carry). */
+const REFRESH_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const FAMILY_CHARS = 16;
+
+function refreshTokenOf(family: string, generation: number): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(REFRESH_BYTES));
+  bytes.set(base64UrlDecode(family) as Uint8Array, 0);
+  new DataView(bytes.buffer).setUint32(FAMILY_BYTES, generation);
+  return base64UrlEncode(bytes);
+}
+
+/** The family and generation a refresh token names, or `undefined` for what the sandbox never issued. */
+function parseRefreshToken(token: string): { family: string; generation: number } | undefined {
+  const bytes = REFRESH_TOKEN.test(token) ? base64UrlDecode(token) : undefined;
+  if (bytes?.length !== REFRESH_BYTES) {
+    return undefined;
+  }
+  return {
+    family: token.slice(0, FAMILY_CHARS),
+    generation: new DataView(bytes.buffer).getUint32(FAMILY_BYTES),
+  };
 }
 
 export type RotateResult =
@@ -26,15 +60,18 @@ export class SandboxState {
   readonly faults: FaultQueue;
   readonly exchangeWindow: SlidingWindow;
   readonly usersWindow: SlidingWindow;
-  readonly #refreshTokens = new Map<string, RefreshRecord>();
-  readonly #revokedSessions = new Set<string>();
+  readonly #families = new Map<string, Family>();
   /** Permanent API token -> user id; the map keeps creation order for listing. */
   readonly #apiTokens = new Map<string, number>();
   /** How far the control moved the clock past `options.now()`. */
   #offsetMs = 0;
-  /** `jti`s of access tokens issued since the last "expire every token now", and of those expired by it. */
-  readonly #liveJtis = new Set<string>();
-  readonly #expiredJtis = new Set<string>();
+  /**
+   * `jti`s of access tokens issued since the last "expire every token now", and of those expired by
+   * it, each with its `exp` in milliseconds, in the order issued (so in order of `exp`). Once `exp`
+   * has passed the token answers `Jwt is expired` without them, and they are dropped.
+   */
+  readonly #liveJtis = new Map<string, number>();
+  readonly #expiredJtis = new Map<string, number>();
 
   constructor(readonly options: ResolvedOptions) {
     this.faults = new FaultQueue(options.faultsEnabled);
@@ -53,12 +90,39 @@ export class SandboxState {
 
   /** Every access token issued so far answers `Jwt is expired` from now on. */
   expireAccessTokens(): number {
-    for (const jti of this.#liveJtis) {
-      this.#expiredJtis.add(jti);
+    this.#pruneJtis();
+    for (const [jti, exp] of this.#liveJtis) {
+      this.#expiredJtis.set(jti, exp);
     }
     const count = this.#liveJtis.size;
     this.#liveJtis.clear();
     return count;
+  }
+
+  /**
+   * Drops the `jti`s whose `exp` has passed, oldest first, stopping at the first still in force:
+   * each call does the work of the tokens it drops. A clock moved back past a dropped token's
+   * `exp` would let a token expired by the control answer again: no test needs that clock.
+   */
+  #pruneJtis(): void {
+    const now = this.now();
+    for (const jtis of [this.#liveJtis, this.#expiredJtis]) {
+      for (const [jti, exp] of jtis) {
+        if (exp > now) {
+          break;
+        }
+        jtis.delete(jti);
+      }
+    }
+  }
+
+  /** What the state holds, for tests that show it stays bounded. */
+  retained(): { refreshRecords: number; jtis: number; apiTokens: number } {
+    return {
+      refreshRecords: this.#families.size,
+      jtis: this.#liveJtis.size + this.#expiredJtis.size,
+      apiTokens: this.#apiTokens.size,
+    };
   }
 
   isExpiredByControl(jti: unknown): boolean {
@@ -67,12 +131,30 @@ export class SandboxState {
 
   /** Revokes the session a refresh token belongs to, as a spent token presented twice would. */
   revokeSessionOf(refreshToken: string): boolean {
-    const record = this.#refreshTokens.get(refreshToken);
-    if (!record) {
+    const found = this.#familyOf(refreshToken);
+    if (!found) {
       return false;
     }
-    this.#revokedSessions.add(record.sessionId);
+    found.family.revoked = true;
     return true;
+  }
+
+  /**
+   * The family of a token the sandbox issued, and whether that token is spent. A token of a
+   * generation below the live one counts as spent without its random part being checked: only a
+   * holder of a token of that family knows the family id, and such a holder can revoke its own
+   * session anyway by presenting a spent token it has.
+   */
+  #familyOf(token: string): { family: Family; spent: boolean } | undefined {
+    const parsed = parseRefreshToken(token);
+    const family = parsed && this.#families.get(parsed.family);
+    if (!parsed || !family || parsed.generation > family.generation) {
+      return undefined;
+    }
+    if (parsed.generation === family.generation) {
+      return token === family.live ? { family, spent: false } : undefined;
+    }
+    return { family, spent: true };
   }
 
   resetRateLimits(): void {
@@ -82,8 +164,7 @@ export class SandboxState {
 
   /** Back to the state of a fresh start: no sessions, no API tokens, no faults, the real clock. */
   reset(): void {
-    this.#refreshTokens.clear();
-    this.#revokedSessions.clear();
+    this.#families.clear();
     this.#apiTokens.clear();
     this.#liveJtis.clear();
     this.#expiredJtis.clear();
@@ -111,10 +192,14 @@ export class SandboxState {
     session: string | null | undefined,
     extraClaims: Record<string, unknown> = {},
   ): Promise<TokenResponse> {
+    this.#pruneJtis();
     const now = this.now();
     const iat = Math.floor(now / 1000);
+    const exp = Math.floor((now + this.options.tokenLifetimeMs) / 1000);
     const jti = crypto.randomUUID();
-    this.#liveJtis.add(jti);
+    this.#liveJtis.set(jti, exp * 1000);
+    // Before the first await: a rotation moves its family on before a second one can read it.
+    const refreshToken = session === undefined ? undefined : this.#nextRefreshToken(user, session);
     const accessToken = await this.jwt.sign({
       sub: String(user.userId),
       accountId: user.accountId,
@@ -123,17 +208,8 @@ export class SandboxState {
       ...extraClaims,
       jti,
       iat,
-      exp: Math.floor((now + this.options.tokenLifetimeMs) / 1000),
+      exp,
     });
-    let refreshToken: string | undefined;
-    if (session !== undefined) {
-      refreshToken = crypto.randomUUID();
-      this.#refreshTokens.set(refreshToken, {
-        sessionId: session ?? crypto.randomUUID(),
-        userId: user.userId,
-        spent: false,
-      });
-    }
     return {
       accessToken,
       ...(refreshToken === undefined ? {} : { refreshToken }),
@@ -147,29 +223,49 @@ export class SandboxState {
     };
   }
 
+  /** The next live token of family `session` (its generation moves on), or the first of a new one. */
+  #nextRefreshToken(user: SeedUser, session: string | null): string {
+    let id = session;
+    if (id === null) {
+      do {
+        id = base64UrlEncode(crypto.getRandomValues(new Uint8Array(FAMILY_BYTES)));
+      } while (this.#families.has(id));
+    }
+    const family = this.#families.get(id) ?? {
+      userId: user.userId,
+      generation: -1,
+      live: "",
+      revoked: false,
+    };
+    family.generation += 1;
+    family.live = refreshTokenOf(id, family.generation);
+    this.#families.set(id, family);
+    return family.live;
+  }
+
   /**
    * Spends a refresh token and issues the next one of its family. Presenting a spent token is
    * taken as theft or a lost answer: the whole family is revoked, and the caller must exchange
    * again. Access tokens already issued stay valid until their `exp`.
    */
   async rotate(refreshToken: string): Promise<RotateResult> {
-    const record = this.#refreshTokens.get(refreshToken);
-    if (!record) {
+    const found = this.#familyOf(refreshToken);
+    if (!found) {
       return { ok: false, reason: "unknown" };
     }
-    if (this.#revokedSessions.has(record.sessionId)) {
+    const { family, spent } = found;
+    if (family.revoked) {
       return { ok: false, reason: "revoked" };
     }
-    if (record.spent) {
-      this.#revokedSessions.add(record.sessionId);
+    if (spent) {
+      family.revoked = true;
       return { ok: false, reason: "spent" };
     }
-    const user = findUser(record.userId);
+    const user = findUser(family.userId);
     if (!user) {
       return { ok: false, reason: "unknown" };
     }
-    record.spent = true;
-    return { ok: true, tokens: await this.issueTokens(user, record.sessionId) };
+    return { ok: true, tokens: await this.issueTokens(user, refreshToken.slice(0, FAMILY_CHARS)) };
   }
 
   createApiToken(userId: number): PermanentApiToken {

@@ -5,7 +5,7 @@ import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { MAX_PENDING_FAULTS } from "../src/faults.js";
-import { call, expectApiError, openServer } from "./helpers.js";
+import { call, exchange, expectApiError, manualClock, openServer } from "./helpers.js";
 
 const json = (body: unknown) => ({
   method: "POST",
@@ -48,6 +48,13 @@ function chunkedPost(base: string, path: string, chunks: number, size: number) {
     pump();
   });
 }
+
+/** The form post a page at `origin` makes without a preflight. */
+const fromPage = (origin: string, rcAccessToken: string) => ({
+  method: "POST",
+  headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin },
+  body: new URLSearchParams({ rcAccessToken, rcTokenType: "Bearer" }).toString(),
+});
 
 /** Raw bytes over a socket; the whole answer as text. */
 function raw(base: string, bytes: string) {
@@ -117,6 +124,30 @@ describe("the sandbox under hostile input", () => {
       );
       expect(ok).toMatch(/^HTTP\/1\.1 401 /); // reaches the API: no credential
     }
+  });
+
+  it("refuses form posts from a page on another site before they count against the exchange limit", async () => {
+    const clock = manualClock();
+    const sandbox = await openServer({
+      now: clock.now,
+      exchangeRateLimit: { limit: 2, windowMs: 60_000 },
+      faults: { enabled: true },
+    });
+    sandbox.faults.next({ kind: "status", status: 503 });
+    const exchangePath = "/api/auth/login/rc/accesstoken";
+    for (const origin of ["https://attacker.example", "http://localhost.attacker.example", "null"]) {
+      for (let i = 0; i < 3; i++) {
+        const answer = await call(sandbox.mainUrl, exchangePath, fromPage(origin, `guess-${i}`));
+        expectApiError(answer, 403, /pages on 127\.0\.0\.1, localhost or \[::1\] only/);
+      }
+    }
+    // Nothing was taken: the fault waits, and the window is empty.
+    expect(sandbox.faults.pending).toBe(1);
+    sandbox.faults.clear();
+    const fromLocalPage = fromPage("http://localhost:5173", "sandbox-rc-token-ada");
+    expect((await call(sandbox.mainUrl, exchangePath, fromLocalPage)).status).toBe(200);
+    expect((await exchange(sandbox.mainUrl)).status).toBe(200);
+    expect((await exchange(sandbox.mainUrl)).status).toBe(429);
   });
 
   it.each([

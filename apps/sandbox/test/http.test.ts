@@ -157,6 +157,27 @@ describe("options", () => {
     expect(answer.json.timestamp).toBe(clock.now());
   });
 
+  it("moves Date with the sandbox clock, second by second, forward and back", async () => {
+    const clock = manualClock(Date.UTC(2031, 5, 1, 8, 30, 0, 500));
+    const { mainUrl } = await open({ now: clock.now });
+    const date = async () => (await call(mainUrl, "/nope")).headers.get("date");
+    expect(await date()).toBe("Sun, 01 Jun 2031 08:30:00 GMT");
+    clock.advance(499);
+    expect(await date()).toBe("Sun, 01 Jun 2031 08:30:00 GMT");
+    clock.advance(1);
+    expect(await date()).toBe("Sun, 01 Jun 2031 08:30:01 GMT");
+    clock.advance(-1_001); // an injected clock may go back
+    expect(await date()).toBe("Sun, 01 Jun 2031 08:29:59 GMT");
+  });
+
+  it("adds no CORS headers to an answer that no page asked for, but tells caches it depends on Origin", async () => {
+    const { mainUrl } = await open();
+    const answer = await call(mainUrl, "/voice/api/v1/admin/accounts");
+    expect(answer.headers.get("access-control-allow-origin")).toBeNull();
+    expect(answer.headers.get("access-control-expose-headers")).toBeNull();
+    expect(answer.headers.get("vary")).toBe("Origin");
+  });
+
   it.each([
     [{ tokenLifetimeMs: 999 }, /tokenLifetimeMs must be an integer of at least 1000/],
     [{ tokenLifetimeMs: 1500.5 }, /tokenLifetimeMs/],

@@ -16,6 +16,8 @@ import {
 } from "./helpers.js";
 
 const accounts = "/voice/api/v1/admin/accounts";
+const FORM = "application/x-www-form-urlencoded";
+const ADA = "rcAccessToken=sandbox-rc-token-ada&rcTokenType=Bearer";
 
 describe("exchange", () => {
   it("answers a token response with a refresh token when includeRefresh=true", async () => {
@@ -110,12 +112,80 @@ describe("exchange", () => {
     expectApiError(answer, 400, /must be form-encoded/);
   });
 
-  it("answers 400 ApiError for a body that is not UTF-8", async () => {
+  it.each([
+    [
+      "raw bytes that are not UTF-8",
+      FORM,
+      new Uint8Array([0x72, 0x63, 0xff, 0xfe, 0x3d, 0x31]),
+      /not valid UTF-8/,
+    ],
+    [
+      "a percent-encoded byte that is not UTF-8",
+      FORM,
+      "rcAccessToken=%FF&rcTokenType=Bearer",
+      /not valid UTF-8/,
+    ],
+    [
+      "a cut UTF-8 sequence",
+      FORM,
+      "rcAccessToken=sandbox-rc-token-ada%C3&rcTokenType=Bearer",
+      /not valid UTF-8/,
+    ],
+    [
+      "a field name that is not UTF-8",
+      FORM,
+      "rcAccessToken=x&rcTokenType=Bearer&%C0%AF=1",
+      /not valid UTF-8/,
+    ],
+    ["charset=latin1", `${FORM}; charset=latin1`, ADA, /must be UTF-8: send charset=utf-8/],
+    ["charset=ISO-8859-1", `${FORM};charset="ISO-8859-1"`, ADA, /must be UTF-8/],
+    [
+      "a percent-encoded NUL",
+      FORM,
+      "rcAccessToken=sandbox-rc-token-ada%00&rcTokenType=Bearer",
+      /rcAccessToken must not contain NUL/,
+    ],
+    [
+      "a raw NUL",
+      FORM,
+      "rcAccessToken=sandbox\u0000&rcTokenType=Bearer",
+      /rcAccessToken must not contain NUL/,
+    ],
+  ])(
+    "answers 400 ApiError for %s, and does not count it against the exchange limit",
+    async (_, type, body, message) => {
+      const { mainUrl } = await open({ exchangeRateLimit: { limit: 1, windowMs: 60_000 } });
+      for (let i = 0; i < 3; i++) {
+        const answer = await call(mainUrl, "/api/auth/login/rc/accesstoken", {
+          method: "POST",
+          headers: { "Content-Type": type },
+          body,
+        });
+        expectApiError(answer, 400, message);
+        expectConforms(answer);
+      }
+      expect((await exchange(mainUrl)).status).toBe(200);
+    },
+  );
+
+  it("decodes percent-encoded UTF-8 and takes charset=utf-8 in any spelling", async () => {
+    const { mainUrl } = await open({ parentTokens: { "tökén €": 1001 } });
+    for (const type of [FORM, `${FORM}; charset=UTF-8`, `${FORM};charset="utf8"`]) {
+      const answer = await call(mainUrl, "/api/auth/login/rc/accesstoken", {
+        method: "POST",
+        headers: { "Content-Type": type },
+        body: "rcAccessToken=t%C3%B6k%C3%A9n+%E2%82%AC&rcTokenType=Bearer",
+      });
+      expect(answer.status).toBe(200);
+    }
+  });
+
+  it("answers 400 for a refresh token that is not UTF-8 once decoded", async () => {
     const { mainUrl } = await open();
-    const answer = await call(mainUrl, "/api/auth/login/rc/accesstoken", {
+    const answer = await call(mainUrl, "/api/auth/token/refresh", {
       method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new Uint8Array([0x72, 0x63, 0xff, 0xfe, 0x3d, 0x31]),
+      headers: { "Content-Type": FORM },
+      body: "refresh_token=%FE%FF&rcTokenType=Bearer",
     });
     expectApiError(answer, 400, /not valid UTF-8/);
   });
