@@ -96,7 +96,7 @@ export function createTokenCycler(deps: CyclerDeps) {
   }
 
   /** Stores a new set before anyone gets its access token, then hands it out. */
-  async function commit(gen: number, next: TokenSet): Promise<TokenSet> {
+  async function commit(gen: number, next: TokenSet, how: "exchange" | "refresh"): Promise<TokenSet> {
     await write(async () => {
       if (gen !== generation) {
         return;
@@ -122,6 +122,9 @@ export function createTokenCycler(deps: CyclerDeps) {
     tokens = next;
     failures = 0;
     nextAttemptAt = 0;
+    logger.debug?.(
+      `Renewed the tokens (${how}), sequence ${next.sequence}, valid for ${Math.round((next.expiresAt - next.obtainedAt) / 1000)} s`,
+    );
     try {
       await deps.onTokens?.(next);
     } catch (error) {
@@ -146,7 +149,7 @@ export function createTokenCycler(deps: CyclerDeps) {
   async function obtain(gen: number, hold: LockHold | undefined): Promise<TokenSet> {
     const current = tokens;
     if (!current?.refreshToken) {
-      return commit(gen, await exchange(hold));
+      return commit(gen, await exchange(hold), "exchange");
     }
     if (store.lock) {
       await writeInTurn(gen, markInFlight(current)).catch((error: unknown) => {
@@ -174,7 +177,7 @@ export function createTokenCycler(deps: CyclerDeps) {
       }
       logger.warn?.(`${error.message}; exchanging the parent token again`);
       try {
-        return await commit(gen, await exchange(hold));
+        return await commit(gen, await exchange(hold), "exchange");
       } catch (cause) {
         if (gen !== generation || cause instanceof LockLost) {
           throw cause;
@@ -182,7 +185,7 @@ export function createTokenCycler(deps: CyclerDeps) {
         throw new ReauthRequiredError(error, cause);
       }
     }
-    return commit(gen, next);
+    return commit(gen, next, "refresh");
   }
 
   /**
