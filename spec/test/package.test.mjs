@@ -24,6 +24,7 @@ test("the tarball holds the bundled document and nothing a user does not need", 
   });
   const [{ files }] = JSON.parse(stdout);
   assert.deepEqual(files.map((file) => file.path).sort(), [
+    "CHANGELOG.md",
     "LICENSE",
     "README.md",
     "dist/openapi.json",
