@@ -168,7 +168,7 @@ test("the Prism recipe mocks the published document, runs the project's tests ag
 test("the sandbox recipe runs the package's bin, the project's tests against it, and stops it", async () => {
   const script = fenced("ci-recipe-sandbox", "sh");
   assert.match(script, /npm test/);
-  assert.match(script, /npx engage-voice-sandbox --port-main/);
+  assert.match(script, /npx --no-install engage-voice-sandbox --port-main/);
   const [main, legacy] = [await freePort(), await freePort()];
   const seen = join(project, "seen-sandbox.json");
   await runRecipe(
