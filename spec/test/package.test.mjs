@@ -18,6 +18,14 @@ test("info.version of both bundled forms is the package's version", async () => 
   );
 });
 
+test("the source document names the package's version too: one number for one release", async () => {
+  const { version } = JSON.parse(await read("package.json"));
+  assert.match(
+    await read("openapi.yaml"),
+    new RegExp(`^info:\\n(?: {2}.*\\n)*? {2}version: ${version.replace(/\./g, "\\.")}$`, "m"),
+  );
+});
+
 test("the tarball holds the bundled document and nothing a user does not need", async () => {
   const { stdout } = await promisify(execFile)("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
     cwd: spec,
