@@ -206,3 +206,18 @@ test("npm sbom lists every installed package, offline", async () => {
     assert.ok(components.has(seeded.replace(/@[^@]+$/, "")), `the SBOM does not list ${seeded}`);
   }
 });
+
+test("the docs site gets every released document from the registry at spec/<version>/", async () => {
+  const site = join(scratch, "site");
+  await mkdir(site);
+  await run("node", [join(root, "apps", "docs", "scripts", "archive-versions.mjs"), site], {
+    cwd: project,
+    env: userEnv,
+  });
+  const spec = release.released.find((p) => p.name === "@engage-voice/spec");
+  const versions = JSON.parse(await readFile(join(site, "spec", "versions.json"), "utf8"));
+  assert.deepEqual(versions, [spec.version]);
+  const document = JSON.parse(await readFile(join(site, "spec", spec.version, "openapi.json"), "utf8"));
+  assert.equal(document.info.version, spec.version);
+  assert.match(await readFile(join(site, "spec", spec.version, "openapi.yaml"), "utf8"), /^openapi: 3\.1/m);
+});

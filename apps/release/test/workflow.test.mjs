@@ -41,3 +41,17 @@ test("the workflow tests, then versions and publishes with the rehearsal's comma
     "the workflow must set up as the README and CI do",
   );
 });
+
+test("after a publish, the docs job deploys the reference as the tests build it, with every released document", async () => {
+  const docs = workflow.slice(workflow.indexOf("\n  docs:\n"));
+  assert.ok(docs.length > 1, "the workflow has no docs job");
+  assert.match(docs, /if: needs\.release\.outputs\.published == 'true'/);
+  assert.match(docs, /run: pnpm exec turbo run build --filter=@engage-voice\/docs$/m);
+  assert.match(docs, /run: node apps\/docs\/scripts\/archive-versions\.mjs apps\/docs\/dist$/m);
+  assert.match(docs, /path: apps\/docs\/dist$/m);
+  assert.match(docs, /pages: write/);
+  // The reference it deploys names the release it documents.
+  const { version } = JSON.parse(await readFile(join(root, "spec", "package.json"), "utf8"));
+  const reference = await readFile(join(root, "apps", "docs", "dist", "reference.html"), "utf8");
+  assert.match(reference, new RegExp(`<h1[^>]*>[^<]*\\(${version.replace(/\./g, "\\.")}\\)</h1>`));
+});
