@@ -33,7 +33,9 @@ async function pack(dir: string, into: string): Promise<string> {
     cwd: join(root, dir),
     env: process.env,
   });
-  return (JSON.parse(stdout) as { filename: string }).filename;
+  // Each package's prepack (the check that it is built) prints before the JSON does.
+  const json = stdout.slice(Math.max(0, stdout.search(/^\{$/m)));
+  return (JSON.parse(json) as { filename: string }).filename;
 }
 
 let project: string;
