@@ -3,12 +3,15 @@
 // its process group stopped whole afterwards.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { freePort } from "@engage-voice/test-kit/servers";
 
 const require = createRequire(import.meta.url);
+/** Where `pnpm --filter @engage-voice/release registry` leaves the rehearsed registry (turbo caches it). */
+export const REGISTRY_ARTIFACT = new URL("../.artifacts/registry/", import.meta.url).pathname;
 const VERDACCIO = join(require.resolve("verdaccio/package.json"), "..", "bin", "verdaccio");
 
 const CONFIG = `storage: ./storage
@@ -29,7 +32,7 @@ log: { type: stdout, format: pretty, level: warn }
  * Starts Verdaccio with its config and storage in `dir`; answers its URL, a publish token of a user
  * it created, and `stop()`. Rejects with its output when it does not answer in time.
  */
-export async function startRegistry(dir) {
+export async function startRegistry(dir, { publisher = true } = {}) {
   await writeFile(join(dir, "config.yaml"), CONFIG);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
@@ -69,6 +72,9 @@ export async function startRegistry(dir) {
       throw new Error(`Verdaccio did not answer on ${url}:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!publisher) {
+    return { url, stop, output: () => output };
   }
   const user = await fetch(`${url}-/user/org.couchdb.user:rehearsal`, {
     method: "PUT",
@@ -119,4 +125,35 @@ export async function publishTarball(registry, tarball, manifest) {
       `publishing ${manifest.name}@${manifest.version} answered ${answer.status}: ${await answer.text()}`,
     );
   }
+}
+
+/**
+ * Serves the registry the rehearsal published to (REGISTRY_ARTIFACT), from a copy of its storage, for
+ * tests that install the packages as users do: answers its URL, `release` (the packages and versions
+ * it holds: `{ released: [{ name, version, dir }], seeded: ["name@version"] }`) and `stop()`, which
+ * also removes the copy.
+ */
+export async function serveRegistry() {
+  const release = JSON.parse(
+    await readFile(join(REGISTRY_ARTIFACT, "release.json"), "utf8").catch(() => "null"),
+  );
+  if (!release) {
+    throw new Error(
+      `no rehearsed registry in ${REGISTRY_ARTIFACT}: run pnpm --filter @engage-voice/release registry (turbo runs it before the tests that need it)`,
+    );
+  }
+  const dir = await mkdtemp(join(tmpdir(), "ev-registry-"));
+  await cp(REGISTRY_ARTIFACT, dir, { recursive: true });
+  const registry = await startRegistry(dir, { publisher: false }).catch(async (error) => {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  });
+  return {
+    ...registry,
+    release,
+    stop: async () => {
+      await registry.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,9 +1,10 @@
-// The release, rehearsed on a real registry: Verdaccio on 127.0.0.1 (no uplink) receives the public
+// The release, rehearsed on a real registry: Verdaccio on 127.0.0.1 (no uplink) received the public
 // packages exactly as a release publishes them (`pnpm version-packages`, then `changeset publish`,
-// on a scratch copy), with their third-party dependencies seeded from the pnpm store. A scratch
-// project then installs them by name with plain npm, a fresh cache and the README's install lines,
-// and uses them: the auth scenario against the sandbox it installed, both bins through
-// `npx --no-install`, and `npm sbom`.
+// on a scratch copy), with their third-party dependencies seeded from the pnpm store: the turbo task
+// `registry` (src/build-registry.mjs) did that, and this test serves what it left. A scratch project
+// installs them by name with plain npm, a fresh cache and the README's install lines, and uses them:
+// the auth scenario against the sandbox it installed, both bins through `npx --no-install`, and
+// `npm sbom`.
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -14,8 +15,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { freePort } from "@engage-voice/test-kit/servers";
 import { plainEnv } from "../src/env.mjs";
-import { startRegistry } from "../src/registry.mjs";
-import { rehearseRelease } from "../src/rehearse.mjs";
+import { serveRegistry } from "../src/registry.mjs";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../../..", import.meta.url));
@@ -37,14 +37,8 @@ async function readmeInstallLines() {
 }
 
 before(async () => {
-  await mkdir(join(scratch, "registry"));
-  registry = await startRegistry(join(scratch, "registry"));
-  release = await rehearseRelease({
-    root,
-    dir: join(scratch, "workspace"),
-    registry,
-    seedDir: join(scratch, "seed"),
-  });
+  registry = await serveRegistry();
+  release = registry.release;
   await mkdir(project);
   await writeFile(join(project, ".npmrc"), "");
   await writeFile(
