@@ -25,6 +25,14 @@ test("info.version of every bundled document, in both forms, is the package's ve
   }
 });
 
+test("the source document names the package's version too: one number for one release", async () => {
+  const { version } = JSON.parse(await read("package.json"));
+  assert.match(
+    await read("openapi.yaml"),
+    new RegExp(`^info:\\n(?: {2}.*\\n)*? {2}version: ${version.replace(/\./g, "\\.")}$`, "m"),
+  );
+});
+
 test("the tarball holds the bundled document and nothing a user does not need", async () => {
   const { stdout } = await promisify(execFile)("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
     cwd: spec,
@@ -33,6 +41,7 @@ test("the tarball holds the bundled document and nothing a user does not need", 
   assert.deepEqual(
     files.map((file) => file.path).sort(),
     [
+      "CHANGELOG.md",
       "LICENSE",
       "README.md",
       ...documents.flatMap((name) => [`dist/${name}.json`, `dist/${name}.yaml`]),

@@ -1,5 +1,6 @@
 // The README's CI recipes, run exactly as printed, in a user's project: a scratch folder where plain npm
-// installed the packed tarballs of spec, sandbox, client and auth. Each recipe starts its server, waits
+// installed spec, sandbox, client and auth by name from the release rehearsal's registry
+// (`serveRegistry()` of @engage-voice/release: the packages as a release publishes them). Each recipe starts its server, waits
 // for it, runs the project's own `npm test` (a token manager listing the accounts at the URL the recipe
 // gives it) and stops the server. The GitHub Actions jobs must run those same lines.
 //
@@ -8,23 +9,26 @@
 // workspace's own Prism 5.16.0 (the test kit's) and every other call to the real npx.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { plainEnv } from "@engage-voice/release/env";
+import { serveRegistry } from "@engage-voice/release/registry";
 import { freePort } from "@engage-voice/test-kit/servers";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const run = promisify(execFile);
 const PRISM = "@stoplight/prism-cli@5.16.0";
-const packages = ["spec", "apps/sandbox", "packages/client", "packages/auth"];
+const packages = ["spec", "sandbox", "client", "auth"].map((name) => `@engage-voice/${name}`);
 
 let readme;
 let project;
 let bin;
+let registry;
 
 /** The lines between `<!-- name:start -->` and `<!-- name:end -->`, inside their code fence. */
 function fenced(name, language) {
@@ -54,18 +58,8 @@ function stepScript(workflow, step) {
 before(async () => {
   readme = await readFile(join(root, "README.md"), "utf8");
   project = await mkdtemp(join(tmpdir(), "ev-ci-recipe-"));
-  const tarballs = join(project, "tarballs");
-  await mkdir(tarballs);
-  // pnpm pack rewrites workspace:* to versions, as the registry would serve them; no prepack: the
-  // bundle is already built (the test task depends on the packages' builds).
-  for (const dir of packages) {
-    await run("pnpm", ["pack", "--config.ignore-scripts=true", "--pack-destination", tarballs], {
-      cwd: join(root, dir),
-      timeout: 60_000,
-    });
-  }
-  const files = await readdir(tarballs);
-  const tarball = (name) => `file:tarballs/${files.find((file) => file.startsWith(`engage-voice-${name}-`))}`;
+  registry = await serveRegistry();
+  const version = (name) => registry.release.released.find((p) => p.name === name).version;
   await writeFile(
     join(project, "package.json"),
     JSON.stringify({
@@ -73,9 +67,7 @@ before(async () => {
       private: true,
       type: "module",
       scripts: { test: "node test.mjs" },
-      devDependencies: Object.fromEntries(
-        ["spec", "sandbox", "client", "auth"].map((name) => [`@engage-voice/${name}`, tarball(name)]),
-      ),
+      devDependencies: Object.fromEntries(packages.map((name) => [name, version(name)])),
     }),
   );
   // The user's tests: a token manager on the URL the recipe gives, with the sandbox's seeded parent
@@ -100,9 +92,10 @@ if (response.status !== 200) {
 await writeFile(process.env.SEEN, JSON.stringify(data));
 `,
   );
-  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"], {
+  // A user's npm: the registry named by config, a cache nothing has filled yet.
+  await run("npm", ["install", "--ignore-scripts"], {
     cwd: project,
-    env: { ...process.env, npm_config_update_notifier: "false" },
+    env: plainEnv({ npm_config_registry: registry.url, npm_config_cache: join(project, ".npm-cache") }),
     timeout: 180_000,
   });
   bin = join(project, "bin");
@@ -121,6 +114,7 @@ exec ${JSON.stringify(realNpx.trim())} "$@"
 });
 
 after(async () => {
+  await registry?.stop();
   if (project) {
     await rm(project, { recursive: true, force: true });
   }
@@ -168,7 +162,7 @@ test("the Prism recipe mocks the published document, runs the project's tests ag
 test("the sandbox recipe runs the package's bin, the project's tests against it, and stops it", async () => {
   const script = fenced("ci-recipe-sandbox", "sh");
   assert.match(script, /npm test/);
-  assert.match(script, /npx engage-voice-sandbox --port-main/);
+  assert.match(script, /npx --no-install engage-voice-sandbox --port-main/);
   const [main, legacy] = [await freePort(), await freePort()];
   const seen = join(project, "seen-sandbox.json");
   await runRecipe(

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The `engage-voice` bin. Parses the command line and answers --help and --version without loading
 // anything else; a command's code is imported only when it runs.
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import packageJson from "../package.json" with { type: "json" };
 import { CliError } from "./exit.js";
 import { parseCommandLine } from "./usage.js";
 
@@ -40,7 +40,11 @@ async function main(args: string[]): Promise<number> {
     return error.exitCode;
   }
   if (parsed.kind === "version") {
-    process.stdout.write(`${packageJson.version}\n`);
+    // Read, not bundled: a release writes the version (changeset version) after a build may have run.
+    const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
+    process.stdout.write(`${version}\n`);
     return 0;
   }
   if (parsed.kind === "help") {

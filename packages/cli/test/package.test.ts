@@ -1,82 +1,47 @@
-// The packed tarball, as a registry would serve it, installs with plain npm next to the packed
-// client and auth packages, and its bin runs: `npx engage-voice --help`, then a login and a call
-// against the sandbox.
+// The package as a release publishes it (from the release rehearsal's registry, `serveRegistry()` of
+// @engage-voice/release) installs by name with plain npm, and its bin runs:
+// `npx --no-install engage-voice --help`, then a login and a call against the sandbox.
 import { execFile } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { plainEnv } from "@engage-voice/release/env";
+import { type ServedRegistry, serveRegistry } from "@engage-voice/release/registry";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempHome } from "./helpers.js";
 
 const run = promisify(execFile);
-const root = join(import.meta.dirname, "..", "..", "..");
-
-/** The machine's environment without pnpm's, so nothing of the workspace leaks into the project. */
-function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (/^(npm_|pnpm_|NODE_PATH$|NODE_OPTIONS$|INIT_CWD$|ENGAGE_VOICE_)/i.test(name)) {
-      continue;
-    }
-    env[name] = value;
-  }
-  env.PATH = (process.env.PATH ?? "")
-    .split(":")
-    .filter((entry) => entry !== "" && !entry.includes("node_modules"))
-    .join(":");
-  return { ...env, npm_config_update_notifier: "false", ...extra };
-}
-
-async function pack(dir: string, into: string): Promise<string> {
-  const { stdout } = await run("pnpm", ["pack", "--json", "--pack-destination", into], {
-    cwd: join(root, dir),
-    env: process.env,
-  });
-  return (JSON.parse(stdout) as { filename: string }).filename;
-}
 
 let project: string;
 let sandbox: RunningSandbox;
+let registry: ServedRegistry;
+/** The version the rehearsal released the command line at. */
+let released: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  const scratch = await tempHome();
-  const tarballs = join(scratch, "tarballs");
-  project = join(scratch, "project");
-  await mkdir(tarballs);
+  registry = await serveRegistry();
+  released = registry.release.released.find((p) => p.name === "@engage-voice/cli")?.version ?? "";
+  project = join(await tempHome(), "project");
   await mkdir(project);
-  const [client, auth, sandboxTarball, cli] = [
-    await pack("packages/client", tarballs),
-    await pack("packages/auth", tarballs),
-    await pack("apps/sandbox", tarballs),
-    await pack("packages/cli", tarballs),
-  ];
   await writeFile(
     join(project, "package.json"),
-    JSON.stringify({
-      name: "consumer",
-      private: true,
-      dependencies: {
-        "@engage-voice/client": `file:${client}`,
-        "@engage-voice/auth": `file:${auth}`,
-        "@engage-voice/sandbox": `file:${sandboxTarball}`,
-        "@engage-voice/cli": `file:${cli}`,
-      },
-    }),
+    JSON.stringify({ name: "consumer", private: true, dependencies: { "@engage-voice/cli": released } }),
   );
-  await run(
-    "npm",
-    ["install", "--no-audit", "--no-fund", "--no-package-lock", "--prefer-offline", "--ignore-scripts"],
-    { cwd: project, env: plainEnv(), timeout: 180_000 },
-  );
+  await run("npm", ["install", "--no-package-lock", "--ignore-scripts"], {
+    cwd: project,
+    env: plainEnv({ npm_config_registry: registry.url, npm_config_cache: join(project, ".npm-cache") }),
+    timeout: 180_000,
+  });
 }, 240_000);
 
 afterAll(async () => {
   await sandbox?.stop();
+  await registry?.stop();
 });
 
-describe("the packed tarball", () => {
+describe("the published package", () => {
   it("holds the bin and its chunks, the README and the license, and no source or test", async () => {
     const installed = join(project, "node_modules", "@engage-voice", "cli");
     const manifest = JSON.parse(await readFile(join(installed, "package.json"), "utf8"));
@@ -100,8 +65,7 @@ describe("the packed tarball", () => {
       cwd: project,
       env: plainEnv(),
     });
-    const manifest = JSON.parse(await readFile(join(root, "packages", "cli", "package.json"), "utf8"));
-    expect(version.stdout).toBe(`${manifest.version}\n`);
+    expect(version.stdout).toBe(`${released}\n`);
   });
 
   it("the installed bin logs in and lists accounts against the sandbox", async () => {

@@ -1,9 +1,11 @@
 // The command line itself: help, version and usage errors (exit 2). No server is needed, and none
 // is reachable: every base URL here points at a closed port.
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { cp, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliIn, tempHome, transcript } from "./helpers.js";
+import { BIN, cliIn, tempHome, transcript } from "./helpers.js";
 import { expectNoSecrets } from "./scan.js";
 
 let cli: ReturnType<typeof cliIn>;
@@ -38,6 +40,19 @@ describe("help and version", () => {
       expect(stdout).toBe(`${packageJson.version}\n`);
       expect(stderr).toBe("");
     }
+  });
+
+  it("--version reads the version of the package.json beside the build, as changeset version leaves it", async () => {
+    // A release versions the packages after they may have been built: the bin must not print the
+    // version it was built with.
+    const copy = await tempHome();
+    await cp(dirname(BIN), join(copy, "dist"), { recursive: true });
+    await writeFile(join(copy, "package.json"), JSON.stringify({ ...packageJson, version: "9.8.7" }));
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      join(copy, "dist", "cli.js"),
+      "--version",
+    ]);
+    expect(stdout).toBe("9.8.7\n");
   });
 
   it("no command, --help, -h and help print the command list and the exit codes", async () => {

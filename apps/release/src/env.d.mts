@@ -1,0 +1,1 @@
+export function plainEnv(extra?: Record<string, string>): NodeJS.ProcessEnv;

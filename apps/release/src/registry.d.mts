@@ -1,0 +1,15 @@
+// Types of the part of registry.mjs that other workspace packages' TypeScript tests import.
+export interface ServedRegistry {
+  /** The registry's URL, ending in `/`. */
+  url: string;
+  /** What the rehearsal published into it. */
+  release: {
+    released: { name: string; version: string; dir: string }[];
+    seeded: string[];
+  };
+  stop(): Promise<void>;
+  output(): string;
+}
+
+export const REGISTRY_ARTIFACT: string;
+export function serveRegistry(): Promise<ServedRegistry>;
