@@ -1,13 +1,29 @@
-import { defineConfig } from "tsdown";
+import { defineConfig, type UserConfig } from "tsdown";
 
-export default defineConfig({
-  // index and store-kit run in browsers, Deno, Bun and workers; node holds the file store and may use node:*.
-  entry: ["src/index.ts", "src/node.ts", "src/store-kit.ts"],
+const common: UserConfig = {
   format: ["esm", "cjs"],
   platform: "neutral",
   target: "es2022",
   external: [/^node:/],
-  dts: true,
   sourcemap: true,
-  clean: true,
-});
+};
+
+export default defineConfig([
+  {
+    ...common,
+    // index and store-kit run in browsers, Deno, Bun and workers; node holds the file store and may use node:*.
+    entry: ["src/index.ts", "src/node.ts", "src/store-kit.ts"],
+    dts: true,
+    clean: true,
+  },
+  // The `production` export condition (Vite's and webpack's production builds) of the browser entry:
+  // the same code without the development-only option checks (see src/production.d.ts).
+  {
+    ...common,
+    entry: ["src/index.ts"],
+    outDir: "dist/production",
+    dts: false,
+    clean: false,
+    define: { __ENGAGE_VOICE_PRODUCTION__: "true" },
+  },
+]);

@@ -12,6 +12,11 @@ export interface SizeEntry {
   source: string;
   /** Where its imports resolve from; the bench's own directory by default. */
   resolveDir?: string;
+  /**
+   * Export conditions the bundler resolves with, as an app's production build does (Vite and webpack
+   * add `production`): the packages' development-only option checks are then left out.
+   */
+  conditions?: string[];
 }
 
 export interface Size {
@@ -56,8 +61,10 @@ export const COMBINED_ENTRIES: SizeEntry[] = [
     source: `export * from "@engage-voice/client";\nexport * from "@engage-voice/auth";`,
   },
   {
-    // What an app of the exchange flow imports: esbuild drops the rest (legacy login, API tokens).
+    // What an app of the exchange flow ships from its production build: esbuild drops the rest
+    // (legacy login, API tokens), and the `production` condition the development-only checks.
     name: "an app's imports: createClient + createTokenManager",
+    conditions: ["production"],
     source: `export { createClient } from "@engage-voice/client";\nexport { createTokenManager } from "@engage-voice/auth";`,
   },
 ];
@@ -95,6 +102,7 @@ export async function bundle(entry: SizeEntry, platform: Platform = "browser") {
     logLevel: "silent",
     legalComments: "none",
     metafile: true,
+    ...(entry.conditions ? { conditions: entry.conditions } : {}),
   });
   return {
     code: result.outputFiles[0]?.contents ?? new Uint8Array(),

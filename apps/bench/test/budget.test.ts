@@ -11,7 +11,7 @@ import {
   parseBudgets,
   parseExclusions,
 } from "../src/budget.ts";
-import { bundle, COMBINED_ENTRIES, isSize, measureSize, ownEntries } from "../src/sizes.ts";
+import { bundle, COMBINED_ENTRIES, isSize, measureSize, ownEntries, type SizeEntry } from "../src/sizes.ts";
 import { publicPackages } from "../src/workspace.ts";
 
 const excluded = await loadExclusions();
@@ -45,11 +45,37 @@ describe("an app's imports (createClient + createTokenManager)", () => {
     const { code, inputs } = await bundle(app);
     const text = new TextDecoder().decode(code);
     // Messages only these parts hold: minified names would not tell.
-    for (const absent of ["The direct login", "API token", "legacyLogin()", "bearer_required", "lock file"]) {
+    for (const absent of [
+      "The direct login",
+      "API token",
+      "legacyLogin() uses the deprecated host",
+      "bearer_required",
+      "lock file",
+    ]) {
       expect(text, absent).not.toContain(absent);
     }
     expect(inputs.filter((file) => /auth\/dist\/(node|store-kit|lease)/.test(file))).toEqual([]);
     expect(inputs.filter((file) => file.includes("openapi-fetch/"))).toHaveLength(1);
+  });
+
+  it("leave out the development-only option checks in a production build, and keep the ones that guard credentials", async () => {
+    const app = COMBINED_ENTRIES.find((e) => e.name.startsWith("an app's imports")) as SizeEntry;
+    expect(app.conditions).toEqual(["production"]);
+    const text = async (entry: SizeEntry) => new TextDecoder().decode((await bundle(entry)).code);
+    const production = await text(app);
+    const development = await text({ ...app, conditions: [] });
+    for (const check of [
+      "did you mean",
+      "must be an integer",
+      "must be a whole number",
+      "must be a function",
+    ]) {
+      expect(development, check).toContain(check);
+      expect(production, check).not.toContain(check);
+    }
+    for (const guard of ["must not contain a username or password", "without a path, query or fragment"]) {
+      expect(production, guard).toContain(guard);
+    }
   });
 });
 

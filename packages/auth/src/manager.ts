@@ -131,7 +131,12 @@ const managerOptionNames: (keyof TokenManagerOptions)[] = [
  * backoff, token-calls, token-cycler, authoriser).
  */
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
-  const given = optionsOf(options, "createTokenManager()", true, managerOptionNames);
+  const given = optionsOf(
+    options,
+    "createTokenManager()",
+    true,
+    typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined" ? managerOptionNames : undefined,
+  );
   const parentToken = parentTokenOf(given.rcAccessToken);
   const logger = requireLogger(given.logger, defaultLogger());
   const clock = requireClock(given.clock);

@@ -6,6 +6,11 @@ import { checkTransport } from "./transport-policy.js";
 import type { Clock } from "./types.js";
 
 /**
+ * Checks that only help a developer (types, ranges, names) run wherever
+ * `__ENGAGE_VOICE_PRODUCTION__` is undeclared, which is everywhere but the `production` export
+ * condition's build (src/production.d.ts); checks that keep a credential safe (the base URL, the
+ * transport, header-safe tokens) run everywhere.
+ *
  * One validator for the options of every public function: each check names the option and what it
  * accepts, and never quotes the value (it may be a token or a password).
  */
@@ -30,9 +35,11 @@ export function optionsOf<T extends object>(
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw invalid(`${call} needs an options object`);
   }
-  const unknown = known && unknownOption(value, known, call);
-  if (unknown) {
-    throw invalid(unknown);
+  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
+    const unknown = known && unknownOption(value, known, call);
+    if (unknown) {
+      throw invalid(unknown);
+    }
   }
   return value;
 }
@@ -42,7 +49,10 @@ export function integer(name: string, value: unknown, fallback: number, least: n
   if (value === undefined) {
     return fallback;
   }
-  if (!Number.isInteger(value) || (value as number) < least || (value as number) > most) {
+  if (
+    typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined" &&
+    (!Number.isInteger(value) || (value as number) < least || (value as number) > most)
+  ) {
     throw invalid(`${name} must be an integer from ${least} to ${most}`);
   }
   return value as number;
@@ -52,15 +62,19 @@ export function boolean(name: string, value: unknown, fallback: boolean): boolea
   if (value === undefined) {
     return fallback;
   }
-  if (typeof value !== "boolean") {
+  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined" && typeof value !== "boolean") {
     throw invalid(`${name} must be true or false`);
   }
-  return value;
+  return value as boolean;
 }
 
 /** A function, or `undefined` when absent. */
 export function optionalFunction<F>(name: string, value: F | undefined): F | undefined {
-  if (value !== undefined && typeof value !== "function") {
+  if (
+    typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined" &&
+    value !== undefined &&
+    typeof value !== "function"
+  ) {
     throw invalid(`${name} must be a function`);
   }
   return value;
@@ -114,7 +128,7 @@ export function parentTokenOf(value: unknown): () => Promise<string> {
 /** `clock`, or `Date` when absent. */
 export function requireClock(value: unknown): Clock {
   const clock = (value ?? Date) as Partial<Clock>;
-  if (typeof clock.now !== "function") {
+  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined" && typeof clock.now !== "function") {
     throw invalid("clock must be an object with now() (Date fits)");
   }
   return clock as Clock;
@@ -134,10 +148,12 @@ export function requireSleep(value: Sleep | undefined): Sleep {
  */
 export function requireRefreshWindow(value: unknown): ((lifetimeMs: number) => number) | undefined {
   const refreshWindow = optionalFunction("refreshWindow", value as (lifetimeMs: number) => unknown);
-  for (const lifetime of [2_000, 300_000]) {
-    const window = refreshWindow?.(lifetime) ?? 0;
-    if (typeof window !== "number" || !Number.isFinite(window) || window < 0) {
-      throw invalid("refreshWindow must return a finite number of ms of at least 0 for every lifetime");
+  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
+    for (const lifetime of [2_000, 300_000]) {
+      const window = refreshWindow?.(lifetime) ?? 0;
+      if (typeof window !== "number" || !Number.isFinite(window) || window < 0) {
+        throw invalid("refreshWindow must return a finite number of ms of at least 0 for every lifetime");
+      }
     }
   }
   return refreshWindow as ((lifetimeMs: number) => number) | undefined;
@@ -149,12 +165,13 @@ export function requireStore(value: unknown): TokenStore | undefined {
   }
   const store = value as Partial<TokenStore> | null;
   if (
-    typeof store !== "object" ||
-    store === null ||
-    typeof store.get !== "function" ||
-    typeof store.set !== "function" ||
-    typeof store.clear !== "function" ||
-    (store.lock !== undefined && typeof store.lock !== "function")
+    typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined" &&
+    (typeof store !== "object" ||
+      store === null ||
+      typeof store.get !== "function" ||
+      typeof store.set !== "function" ||
+      typeof store.clear !== "function" ||
+      (store.lock !== undefined && typeof store.lock !== "function"))
   ) {
     throw invalid("store must be a TokenStore: an object with get, set and clear (and optionally lock)");
   }
@@ -165,13 +182,15 @@ export function requireLogger<L extends object>(value: L | undefined, fallback: 
   if (value === undefined) {
     return fallback;
   }
-  if (typeof value !== "object" || value === null) {
-    throw invalid("logger must be an object with optional warn and error methods (console fits)");
-  }
-  for (const level of ["debug", "info", "warn", "error"] as const) {
-    const method = (value as Record<string, unknown>)[level];
-    if (method !== undefined && typeof method !== "function") {
-      throw invalid(`logger.${level} must be a function`);
+  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
+    if (typeof value !== "object" || value === null) {
+      throw invalid("logger must be an object with optional warn and error methods (console fits)");
+    }
+    for (const level of ["debug", "info", "warn", "error"] as const) {
+      const method = (value as Record<string, unknown>)[level];
+      if (method !== undefined && typeof method !== "function") {
+        throw invalid(`logger.${level} must be a function`);
+      }
     }
   }
   return value;

@@ -84,16 +84,14 @@ export function apiTokens(options: PermanentApiTokensOptions): ApiTokensByApiTok
 /** @deprecated The deprecated host will stop working at a date not yet announced. */
 export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApiToken;
 export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApiToken {
-  const given = optionsOf(options, "apiTokens()", true, [
-    "auth",
-    "baseUrl",
-    "fetch",
-    "timeoutMs",
-    "maxRetries",
-    "allowInsecureHttp",
-    "clock",
-    "logger",
-  ]);
+  const given = optionsOf(
+    options,
+    "apiTokens()",
+    true,
+    typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined"
+      ? ["auth", "baseUrl", "fetch", "timeoutMs", "maxRetries", "allowInsecureHttp", "clock", "logger"]
+      : undefined,
+  );
   const auth = given.auth as Partial<{ accessToken: unknown; apiToken: unknown }> | undefined;
   if (typeof auth !== "object" || auth === null) {
     throw invalid("apiTokens() needs auth.accessToken (a bearer access token) or auth.apiToken");
@@ -192,7 +190,12 @@ export interface ApiTokenMiddlewareOptions {
  */
 export function apiTokenMiddleware(apiToken: string, options?: ApiTokenMiddlewareOptions): Middleware {
   const value = requireToken(apiToken, "apiToken");
-  const given = optionsOf(options, "apiTokenMiddleware()", false, ["baseUrl", "allowInsecureHttp"]);
+  const given = optionsOf(
+    options,
+    "apiTokenMiddleware()",
+    false,
+    typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined" ? ["baseUrl", "allowInsecureHttp"] : undefined,
+  );
   const insecure = given.allowInsecureHttp;
   const fixed = given.baseUrl === undefined ? undefined : requireBase(given.baseUrl, "", insecure).origin;
   if (fixed === undefined) {

@@ -87,27 +87,6 @@ export const sleep: Sleep = (ms, signal) =>
     signal?.addEventListener("abort", stop, { once: true });
   });
 
-/** An injected sleep may not listen to the signal: the abort still ends the wait. */
-function abortableSleep(wait: Sleep, ms: number, signal: AbortSignal): Promise<void> {
-  if (wait === sleep) {
-    return sleep(ms, signal);
-  }
-  return new Promise<void>((resolve, reject) => {
-    const stop = () => reject(signal.reason);
-    signal.addEventListener("abort", stop, { once: true });
-    wait(ms, signal).then(
-      () => {
-        signal.removeEventListener("abort", stop);
-        resolve();
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", stop);
-        reject(error);
-      },
-    );
-  });
-}
-
 /** Exponential backoff with jitter, never shorter than a `Retry-After` the server gave. */
 export function backoffDelay(
   retry: number,
@@ -211,7 +190,8 @@ export async function runCall<R extends { response: Response }>(
       logger.warn?.(
         `${what} ${status ? `answered ${status}` : "got no answer"}: trying again in ${Math.round(wait)} ms (retry ${retry + 1} of ${policy.maxRetries})`,
       );
-      await abortableSleep(policy.sleep, wait, signal);
+      // Raced with the abort too: an injected sleep may not listen to the signal.
+      await Promise.race([policy.sleep(wait, signal), aborted]);
     }
   } finally {
     if (!armed) {

@@ -116,9 +116,11 @@ function build<P extends {}>(options: EngageVoiceClientOptions, fallback: string
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new ClientOptionsError("The client's options must be an object, such as { baseUrl }");
   }
-  const unknown = unknownOption(options, clientOptionNames, call);
-  if (unknown) {
-    throw new ClientOptionsError(unknown);
+  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
+    const unknown = unknownOption(options, clientOptionNames, call);
+    if (unknown) {
+      throw new ClientOptionsError(unknown);
+    }
   }
   const { timeoutMs, maxRetries, logger, clock, sleep, random, ...rest } = options;
   const policy = callPolicyOf({ timeoutMs, maxRetries, logger, clock, sleep, random } as PolicyOptions);
