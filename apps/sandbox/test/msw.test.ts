@@ -21,7 +21,8 @@ describe("the sandbox as msw handlers", () => {
 
   it("answers the deprecated host: direct login and permanent tokens", async () => {
     const login = apps.seed.legacyLogins[0] as { username: string; password: string; platformId: string };
-    const tokens = await legacyLogin({ ...login, logger: {} });
+    const { username, password, platformId } = login;
+    const tokens = await legacyLogin({ username, password, platformId, logger: {} });
     const permanent = apiTokens({ auth: { accessToken: tokens.accessToken } });
     const created = await permanent.create();
     expect(await permanent.list()).toContain(created);

@@ -49,7 +49,7 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
   if (typeof path !== "string" || path === "" || path.includes("\0")) {
     throw invalid("fileStore() needs the path of a file (a non-empty string without NUL)");
   }
-  const given = optionsOf(options, "fileStore()");
+  const given = optionsOf(options, "fileStore()", false, ["lock", "staleLockMs", "lockTimeoutMs"]);
   const lock = boolean("lock", given.lock, true);
   const locking = {
     staleLockMs: integer("staleLockMs", given.staleLockMs, 15_000, 1_000, HOUR),

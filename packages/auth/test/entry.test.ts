@@ -65,9 +65,20 @@ describe("package entries", () => {
       ["./store-kit", "store-kit"],
     ]) {
       const target = pkg.exports[subpath as string];
-      expect(Object.keys(target.import)).toEqual(["types", "default"]);
-      expect(target.import).toEqual({ types: `./dist/${file}.d.ts`, default: `./dist/${file}.js` });
-      expect(target.require).toEqual({ types: `./dist/${file}.d.cts`, default: `./dist/${file}.cjs` });
+      // The browser entry has a production build too, without the development-only checks.
+      const production = (ext: string) =>
+        subpath === "." ? { production: `./dist/production/${file}.${ext}` } : {};
+      expect(Object.keys(target.import)[0]).toEqual("types");
+      expect(target.import).toEqual({
+        types: `./dist/${file}.d.ts`,
+        ...production("js"),
+        default: `./dist/${file}.js`,
+      });
+      expect(target.require).toEqual({
+        types: `./dist/${file}.d.cts`,
+        ...production("cjs"),
+        default: `./dist/${file}.cjs`,
+      });
     }
   });
 

@@ -140,6 +140,11 @@ describe("fileStore faults and options", () => {
     ["lockTimeoutMs NaN", { lockTimeoutMs: Number.NaN }, /lockTimeoutMs must be an integer/],
     ["lockTimeoutMs Infinity", { lockTimeoutMs: Number.POSITIVE_INFINITY }, /lockTimeoutMs/],
     ["lock 'yes'", { lock: "yes" }, /lock must be true or false/],
+    [
+      "staleLockMS",
+      { staleLockMS: 5_000 },
+      /fileStore\(\) has no option "staleLockMS": did you mean staleLockMs\?/,
+    ],
   ])("%s is invalid_options", (_, options, message) => {
     expect(() => fileStore(join(dir, "t.json"), options as never)).toThrow(
       expect.objectContaining({ code: "invalid_options", message: expect.stringMatching(message) }),

@@ -106,8 +106,13 @@ export function backoffDelay(
  * one), debug lines too. Everything goes to stderr, so a program's own output stays clean.
  */
 export function defaultLogger(): Logger {
-  const level = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
-    ?.ENGAGE_VOICE_LOG;
+  let level: string | undefined;
+  try {
+    level = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+      ?.ENGAGE_VOICE_LOG;
+  } catch {
+    // Deno without --allow-env throws on reading the environment: no debug lines, no crash.
+  }
   return {
     // biome-ignore lint/suspicious/noConsole: the documented default logger
     ...(level === "debug" ? { debug: (message: string) => console.error(message) } : {}),

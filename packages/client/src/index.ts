@@ -127,7 +127,9 @@ function build<P extends {}>(options: EngageVoiceClientOptions, fallback: string
   const baseUrl = resolveBaseUrl(options.baseUrl, fallback);
   // Looked up on each call, as openapi-fetch does when it is given none: a fetch installed later counts.
   const fetch = rest.fetch ?? ((request: Request) => globalThis.fetch(request));
-  return applyMediaTypes(createOpenApiClient<P>({ ...rest, baseUrl }), policy, {
+  // A credential never follows a redirect, which could send it to another host: set once here, so
+  // no middleware has to copy each request to say so.
+  return applyMediaTypes(createOpenApiClient<P>({ redirect: "manual", ...rest, baseUrl }), policy, {
     fetch: fetch as (request: Request, ext?: unknown) => Promise<Response>,
     signal: rest.signal ?? undefined,
   });

@@ -25,6 +25,14 @@ describe("client options", () => {
     expect(requests[0]?.headers.get("X-Trace")).toBe("1");
   });
 
+  it("do not follow redirects unless told to: a credential stays on its host", async () => {
+    const { fetch, requests } = stubFetch();
+    await createClient({ fetch }).GET("/voice/api/v1/admin/accounts");
+    await createLegacyClient({ fetch }).GET("/voice/api/v1/admin/token");
+    await createClient({ fetch, redirect: "follow" }).GET("/voice/api/v1/admin/accounts");
+    expect(requests.map((r) => r.redirect)).toEqual(["manual", "manual", "follow"]);
+  });
+
   it("encode a permanent token in the delete path", async () => {
     const { fetch, requests } = stubFetch(
       () => new Response("true", { headers: { "Content-Type": "text/plain" } }),

@@ -2,6 +2,7 @@ import {
   fromStored,
   integer,
   invalidOptions,
+  optionsOf,
   requireText,
   storeFailed,
   type TokenSet,
@@ -36,7 +37,13 @@ function check(options: RedisStoreOptions): Required<RedisStoreOptions> {
   if (typeof options !== "object" || options === null) {
     throw invalidOptions("redisStore() needs { client }");
   }
-  const given = options;
+  const given = optionsOf(options, "redisStore()", true, [
+    "client",
+    "key",
+    "lockTtlMs",
+    "lockTimeoutMs",
+    "commandTimeoutMs",
+  ]);
   const { client } = given;
   const methods = ["get", "set", "del", "eval"] as const;
   if (typeof client !== "object" || client === null || methods.some((m) => typeof client[m] !== "function")) {

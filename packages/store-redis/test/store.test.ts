@@ -139,6 +139,11 @@ describe("redisStore", () => {
     ],
     ["a command timeout past a minute", { commandTimeoutMs: 60_001 }, /commandTimeoutMs/],
     ["a fractional command timeout", { commandTimeoutMs: 100.5 }, /commandTimeoutMs/],
+    [
+      "a misspelt option",
+      { lockTTLMs: 5_000 },
+      /redisStore\(\) has no option "lockTTLMs": did you mean lockTtlMs\?/,
+    ],
   ])("refuses %s with invalid_options", async (_, options, message) => {
     const redis = await connect();
     const given =

@@ -76,10 +76,17 @@ export interface RunningPrism {
 }
 
 /**
- * Starts `prism mock` (or `prism proxy` when `upstream` is given) on 127.0.0.1. A free port taken by
- * someone else before Prism bound it ends Prism at once: another free port is tried, twice at most.
+ * Starts `prism mock` (or `prism proxy` when `upstream` is given) on 127.0.0.1. Without a `port` and
+ * with its output piped (the tests), Prism binds a port the system gives it (`--port 0`) and is ready
+ * when it says where it listens: no port is picked here and then taken by another server before Prism
+ * binds it, and no other server can answer a readiness probe in Prism's place. With a port given, or
+ * its output on the terminal, it is probed until it answers; a port taken before Prism bound it ends
+ * Prism at once, and another free port is tried, twice at most.
  */
 export async function startPrism(options: PrismOptions = {}): Promise<RunningPrism> {
+  if (options.port === undefined && (options.stdio ?? "pipe") === "pipe") {
+    return startPrismOn(0, options);
+  }
   for (let attempt = 1; ; attempt++) {
     try {
       return await startPrismOn(options.port ?? (await freePort()), options);
@@ -89,6 +96,38 @@ export async function startPrism(options: PrismOptions = {}): Promise<RunningPri
       }
     }
   }
+}
+
+/** Resolves with the URL Prism says it listens on; rejects if it exits first or `timeoutMs` passes. */
+function announcedUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(
+      () => done(new Error(`Prism did not say where it listens within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      seen = (seen + chunk).slice(-2000);
+      const url = /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(seen)?.[1];
+      if (url) {
+        done(undefined, url);
+      }
+    };
+    const onExit = () =>
+      done(new ExitedEarly(`Prism exited with code ${child.exitCode} before it was ready`));
+    function done(error: Error | undefined, url?: string) {
+      clearTimeout(timer);
+      child.stdout?.off("data", onData);
+      child.off("exit", onExit);
+      if (error) {
+        reject(error);
+      } else {
+        resolve(url as string);
+      }
+    }
+    child.stdout?.on("data", onData);
+    child.once("exit", onExit);
+  });
 }
 
 async function startPrismOn(
@@ -104,7 +143,8 @@ async function startPrismOn(
 ): Promise<RunningPrism> {
   const entry = require.resolve("@stoplight/prism-cli/dist/index.js");
   const args = upstream ? ["proxy", spec, upstream] : ["mock", spec];
-  args.push("--host", "127.0.0.1", "--port", String(listenPort), "-v", verbose);
+  // Port 0: Prism's own "listening" line (an info line) says which port it got.
+  args.push("--host", "127.0.0.1", "--port", String(listenPort), "-v", listenPort === 0 ? "info" : verbose);
   if (errors) {
     args.push("--errors");
   }
@@ -115,7 +155,7 @@ async function startPrismOn(
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
-  const url = `http://127.0.0.1:${listenPort}`;
+  let url = `http://127.0.0.1:${listenPort}`;
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) {
@@ -127,7 +167,11 @@ async function startPrismOn(
       setTimeout(() => child.kill("SIGKILL"), 3000).unref();
     });
   try {
-    await waitUntilReady(url, child, timeoutMs);
+    if (listenPort === 0) {
+      url = await announcedUrl(child, timeoutMs);
+    } else {
+      await waitUntilReady(url, child, timeoutMs);
+    }
   } catch (error) {
     await stop();
     const Failure = error instanceof ExitedEarly ? ExitedEarly : Error;
