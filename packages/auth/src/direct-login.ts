@@ -5,6 +5,7 @@ import {
   integer,
   optionalFunction,
   optionsOf,
+  refuseUnknown,
   requireBase,
   requireClock,
   requireLogger,
@@ -40,25 +41,25 @@ const WARNED = Symbol.for("@engage-voice/auth.legacy-login-warned");
  * {@link createTokenManager} with the token exchange.
  */
 export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet> {
-  const given = optionsOf(
-    options,
-    "legacyLogin()",
-    true,
-    typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined"
-      ? [
-          "baseUrl",
-          "username",
-          "password",
-          "platformId",
-          "fetch",
-          "onTokens",
-          "logger",
-          "clock",
-          "timeoutMs",
-          "allowInsecureHttp",
-        ]
-      : undefined,
-  );
+  const given = optionsOf(options, "legacyLogin()", true);
+  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
+    refuseUnknown(
+      given,
+      [
+        "baseUrl",
+        "username",
+        "password",
+        "platformId",
+        "fetch",
+        "onTokens",
+        "logger",
+        "clock",
+        "timeoutMs",
+        "allowInsecureHttp",
+      ],
+      "legacyLogin()",
+    );
+  }
   const logger = requireLogger(given.logger, defaultLogger());
   const clock = requireClock(given.clock);
   const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, callLimits.timeoutMs);

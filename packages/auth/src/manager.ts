@@ -17,6 +17,7 @@ import {
   optionalFunction,
   optionsOf,
   parentTokenOf,
+  refuseUnknown,
   requireBase,
   requireClock,
   requireLogger,
@@ -131,12 +132,10 @@ const managerOptionNames: (keyof TokenManagerOptions)[] = [
  * backoff, token-calls, token-cycler, authoriser).
  */
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
-  const given = optionsOf(
-    options,
-    "createTokenManager()",
-    true,
-    typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined" ? managerOptionNames : undefined,
-  );
+  const given = optionsOf(options, "createTokenManager()", true);
+  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
+    refuseUnknown(given, managerOptionNames, "createTokenManager()");
+  }
   const parentToken = parentTokenOf(given.rcAccessToken);
   const logger = requireLogger(given.logger, defaultLogger());
   const clock = requireClock(given.clock);

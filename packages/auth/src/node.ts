@@ -4,7 +4,7 @@ import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { storeFailed } from "./errors.js";
 import { withFileLock } from "./file-lock.js";
-import { boolean, integer, invalid, optionsOf } from "./options.js";
+import { boolean, integer, invalid, optionsOf, refuseUnknown } from "./options.js";
 import type { TokenStore } from "./store.js";
 import { fromStored, type TokenSet } from "./tokens.js";
 
@@ -49,7 +49,8 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
   if (typeof path !== "string" || path === "" || path.includes("\0")) {
     throw invalid("fileStore() needs the path of a file (a non-empty string without NUL)");
   }
-  const given = optionsOf(options, "fileStore()", false, ["lock", "staleLockMs", "lockTimeoutMs"]);
+  const given = optionsOf(options, "fileStore()");
+  refuseUnknown(given, ["lock", "staleLockMs", "lockTimeoutMs"], "fileStore()");
   const lock = boolean("lock", given.lock, true);
   const locking = {
     staleLockMs: integer("staleLockMs", given.staleLockMs, 15_000, 1_000, HOUR),

@@ -18,30 +18,27 @@ export function invalid(message: string): EngageVoiceAuthError {
   return new EngageVoiceAuthError("invalid_options", message);
 }
 
-/**
- * The options object itself: `undefined` counts as empty where every option is optional. With
- * `known`, a name it does not hold is refused with the nearest known one: a misspelt option
- * (`baseURL`) would otherwise be ignored in silence.
- */
-export function optionsOf<T extends object>(
-  value: T | undefined | null,
-  call: string,
-  required = false,
-  known?: readonly (keyof T & string)[],
-): T {
+/** The options object itself: `undefined` counts as empty where every option is optional. */
+export function optionsOf<T extends object>(value: T | undefined | null, call: string, required = false): T {
   if (value === undefined && !required) {
     return {} as T;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw invalid(`${call} needs an options object`);
   }
-  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
-    const unknown = known && unknownOption(value, known, call);
-    if (unknown) {
-      throw invalid(unknown);
-    }
-  }
   return value;
+}
+
+/**
+ * Refuses a name `known` does not hold, naming the nearest known one: a misspelt option (`baseURL`)
+ * would otherwise be ignored in silence. Called under the development guard where it ships to
+ * browsers, so the production build drops it with its list.
+ */
+export function refuseUnknown(given: object, known: readonly string[], call: string): void {
+  const unknown = unknownOption(given, known, call);
+  if (unknown) {
+    throw invalid(unknown);
+  }
 }
 
 /** An integer within [least, most], or `fallback` when absent. */

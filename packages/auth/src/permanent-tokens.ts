@@ -13,6 +13,7 @@ import {
   invalid,
   optionalFunction,
   optionsOf,
+  refuseUnknown,
   requireBase,
   requireClock,
   requireLogger,
@@ -84,14 +85,14 @@ export function apiTokens(options: PermanentApiTokensOptions): ApiTokensByApiTok
 /** @deprecated The deprecated host will stop working at a date not yet announced. */
 export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApiToken;
 export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApiToken {
-  const given = optionsOf(
-    options,
-    "apiTokens()",
-    true,
-    typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined"
-      ? ["auth", "baseUrl", "fetch", "timeoutMs", "maxRetries", "allowInsecureHttp", "clock", "logger"]
-      : undefined,
-  );
+  const given = optionsOf(options, "apiTokens()", true);
+  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
+    refuseUnknown(
+      given,
+      ["auth", "baseUrl", "fetch", "timeoutMs", "maxRetries", "allowInsecureHttp", "clock", "logger"],
+      "apiTokens()",
+    );
+  }
   const auth = given.auth as Partial<{ accessToken: unknown; apiToken: unknown }> | undefined;
   if (typeof auth !== "object" || auth === null) {
     throw invalid("apiTokens() needs auth.accessToken (a bearer access token) or auth.apiToken");
@@ -190,12 +191,10 @@ export interface ApiTokenMiddlewareOptions {
  */
 export function apiTokenMiddleware(apiToken: string, options?: ApiTokenMiddlewareOptions): Middleware {
   const value = requireToken(apiToken, "apiToken");
-  const given = optionsOf(
-    options,
-    "apiTokenMiddleware()",
-    false,
-    typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined" ? ["baseUrl", "allowInsecureHttp"] : undefined,
-  );
+  const given = optionsOf(options, "apiTokenMiddleware()");
+  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
+    refuseUnknown(given, ["baseUrl", "allowInsecureHttp"], "apiTokenMiddleware()");
+  }
   const insecure = given.allowInsecureHttp;
   const fixed = given.baseUrl === undefined ? undefined : requireBase(given.baseUrl, "", insecure).origin;
   if (fixed === undefined) {

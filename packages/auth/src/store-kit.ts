@@ -3,6 +3,6 @@
 // errors for bad options and failed store calls. Runs wherever the main entry runs.
 export { EngageVoiceAuthError, storeFailed } from "./errors.js";
 export { FIRST_WAIT_MS, LAST_WAIT_MS, type Lease, type LeaseTiming, withLease } from "./lease.js";
-export { integer, invalid as invalidOptions, optionsOf, requireText } from "./options.js";
+export { integer, invalid as invalidOptions, optionsOf, refuseUnknown, requireText } from "./options.js";
 export type { LockHold, TokenStore } from "./store.js";
 export { fromStored, type TokenSet } from "./tokens.js";

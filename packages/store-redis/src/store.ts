@@ -3,6 +3,7 @@ import {
   integer,
   invalidOptions,
   optionsOf,
+  refuseUnknown,
   requireText,
   storeFailed,
   type TokenSet,
@@ -37,13 +38,8 @@ function check(options: RedisStoreOptions): Required<RedisStoreOptions> {
   if (typeof options !== "object" || options === null) {
     throw invalidOptions("redisStore() needs { client }");
   }
-  const given = optionsOf(options, "redisStore()", true, [
-    "client",
-    "key",
-    "lockTtlMs",
-    "lockTimeoutMs",
-    "commandTimeoutMs",
-  ]);
+  const given = optionsOf(options, "redisStore()", true);
+  refuseUnknown(given, ["client", "key", "lockTtlMs", "lockTimeoutMs", "commandTimeoutMs"], "redisStore()");
   const { client } = given;
   const methods = ["get", "set", "del", "eval"] as const;
   if (typeof client !== "object" || client === null || methods.some((m) => typeof client[m] !== "function")) {
