@@ -17,7 +17,8 @@ export const GENERATORS = ["hey-api", "orval", "oazapfts"] as const;
 export type Generator = (typeof GENERATORS)[number];
 
 export const HOSTS = ["main", "legacy"] as const;
-const documentOf = (host: (typeof HOSTS)[number]) =>
+/** The path of a host's document in @engage-voice/spec. */
+export const documentOf = (host: (typeof HOSTS)[number]) =>
   require.resolve(`@engage-voice/spec/openapi.${host}.json`);
 
 /** A package's bin script, read from its package.json (not every package exports that file). */

@@ -9,7 +9,7 @@ import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { type RunningPrism, startPrism } from "@engage-voice/test-kit/servers";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { GeneratedClient, Hosts } from "../adapters/calls.js";
-import { type Finished, GENERATORS, generateClients, HOSTS, typecheck } from "./generate.js";
+import { documentOf, type Finished, GENERATORS, generateClients, HOSTS, typecheck } from "./generate.js";
 import { OPERATIONS, runScenario, type Seed } from "./scenario.js";
 import { tapFetch } from "./wire.js";
 
@@ -29,7 +29,7 @@ async function startServers() {
   proxies = await Promise.all(
     HOSTS.map((host) =>
       startPrism({
-        spec: require.resolve(`@engage-voice/spec/openapi.${host}.json`),
+        spec: documentOf(host),
         upstream: upstream[host],
       }),
     ),
@@ -63,7 +63,7 @@ afterAll(async () => {
 /** Each host's first server, as its own document states it. */
 const documentHosts = (): Hosts => {
   const firstServer = (host: (typeof HOSTS)[number]) =>
-    (require(`@engage-voice/spec/openapi.${host}.json`) as { servers: { url: string }[] }).servers[0]?.url;
+    (require(documentOf(host)) as { servers: { url: string }[] }).servers[0]?.url;
   return { main: firstServer("main") ?? "", legacy: firstServer("legacy") ?? "" };
 };
 
