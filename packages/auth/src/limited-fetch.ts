@@ -84,8 +84,12 @@ export async function readPrefix(response: Response, maxBytes: number, timeoutMs
     return "";
   }
   let timer: Parameters<typeof clearTimeout>[0];
+  // The deadline yields once more before it ends the read: a process that was busy past it runs its
+  // timers before the answers that came meanwhile, and a body that did arrive must still be read.
   const timeout = new Promise<undefined>((resolve) => {
-    timer = unrefTimer(() => resolve(undefined), timeoutMs);
+    timer = unrefTimer(() => {
+      timer = unrefTimer(() => resolve(undefined), 0);
+    }, timeoutMs);
   });
   try {
     const read = await readAtMost(body, maxBytes, timeout).catch(() => undefined);

@@ -237,9 +237,11 @@ describe("the deadline", () => {
 
   it("covers the waits between tries", async () => {
     const { fetch } = answers(() => new Response("", { status: 503 }));
-    // A wait that never ends on its own: only the deadline can end the call.
+    // A wait that never ends on its own: only the deadline can end the call. The clock stands still,
+    // so the wait is started however long the first try took on a busy machine.
     const sleep = () => new Promise<void>(() => {});
-    const call = createClient({ fetch, sleep, ...quiet, timeoutMs: 300 }).GET(USERS);
+    const clock = { now: () => 0 };
+    const call = createClient({ fetch, sleep, clock, ...quiet, timeoutMs: 300 }).GET(USERS);
     await expect(call).rejects.toThrow(RequestTimeoutError);
   });
 });
