@@ -161,4 +161,12 @@ describe.skipIf(!hasScript)("on a terminal", () => {
     expect(accepted.output).toContain(`Deleted the permanent API token ${masked}.`);
     expect(JSON.parse((await cliIn(home)(["api-tokens", "list"])).stdout)).toEqual([]);
   });
+
+  it("the users tree is drawn with lines on a terminal", async () => {
+    const { code, output } = await onTerminal(home, ["users"]);
+    expect(code).toBe(0);
+    expect(output).toMatch(/^1001 .* Ada Example /m);
+    expect(output).toMatch(/ [├└]─ Sam Supervisor /);
+    expect(output).toMatch(/ (│ {2}| {3})[├└]─ Rob Agent /);
+  });
 });
