@@ -29,6 +29,7 @@ import {
 import { ENV } from "./env.js";
 import { CliError, EXIT, usageError } from "./exit.js";
 import type { Situation } from "./explain.js";
+import { announceLockWaits } from "./lock-wait.js";
 import { type InStream, type OutStream, Spinner } from "./terminal.js";
 import type { GLOBAL_OPTIONS, OptionValues } from "./usage.js";
 
@@ -60,7 +61,7 @@ export interface Context<O extends Options = Options> {
   timeoutMs: number | undefined;
   /** Where the profile's session on `baseUrl` is kept. */
   tokenPath: string;
-  /** The file store at `path`. */
+  /** The file store at `path` (default: the session's), whose lock says so on stderr while awaited. */
   store(path: string, what?: string): TokenStore;
   /** Updated as the command goes, for the error line. */
   at: Situation;
@@ -220,7 +221,7 @@ export async function createContext(
     sleep,
     timeoutMs,
     tokenPath: tokenFile(dir, profile, baseUrl),
-    store: (path) => fileStore(path),
+    store: (path, what = "the session") => announceLockWaits(fileStore(path), what, spinner, debugLine),
     at: { login, host: baseUrl, fromProfile: true, command: spec.name },
     out: (text) => void io.stdout.write(text),
     err,
