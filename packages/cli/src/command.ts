@@ -1,7 +1,8 @@
 // What a command is: one object with its name, its help and its work. The parser, the help, the
 // completion scripts and the tests read the same objects (`commands/index.ts`), so a command without
 // its work does not compile. Loaded for every run: types only, nothing that runs.
-import type { Context } from "./context.js";
+import type { Context, Io } from "./context.js";
+import type { GLOBAL_OPTIONS } from "./usage.js";
 
 export interface OptionSpec {
   type: "string" | "boolean";
@@ -29,7 +30,16 @@ export interface Example {
   says?: string;
 }
 
-export interface Command<O extends Options = Options> {
+/** What every command gets: the command line as parsed, and the streams. */
+export interface Invocation<O extends Options = Options> {
+  io: Io;
+  /** The command's own options and the global ones, as given. */
+  values: ValuesOf<O> & ValuesOf<typeof GLOBAL_OPTIONS>;
+  positionals: string[];
+  out(text: string): void;
+}
+
+interface About<O extends Options> {
   /** `login`, `api-tokens create`, … */
   name: string;
   summary: string;
@@ -44,6 +54,11 @@ export interface Command<O extends Options = Options> {
   options: O;
   details?: readonly string[];
   examples: readonly Example[];
+}
+
+/** A command of the API: it runs with the profile, its hosts and its session (`Context`). */
+export interface SessionCommand<O extends Options = Options> extends About<O> {
+  local?: undefined;
   /**
    * The work. Each command imports its code here, when it runs, so that the parser and the help load
    * no package (a method, so that a command's narrower `values` fit the array's type).
@@ -51,7 +66,23 @@ export interface Command<O extends Options = Options> {
   run(ctx: Context<O>): Promise<void>;
 }
 
+/**
+ * A command that needs no config folder, host or session (`completion`): it runs without reading
+ * them, so a profile or host setting that another command would refuse does not stop it.
+ */
+export interface LocalCommand<O extends Options = Options> extends About<O> {
+  local: true;
+  run(call: Invocation<O>): Promise<void>;
+}
+
+export type Command<O extends Options = Options> = SessionCommand<O> | LocalCommand<O>;
+
 /** Checks a command's object against its own options (so `ctx.values` is typed by them). */
-export function defineCommand<const O extends Options>(command: Command<O>): Command<O> {
+export function defineCommand<const O extends Options>(command: SessionCommand<O>): SessionCommand<O> {
+  return command;
+}
+
+/** The same, for a command that needs no config folder, host or session. */
+export function defineLocalCommand<const O extends Options>(command: LocalCommand<O>): LocalCommand<O> {
   return command;
 }

@@ -12,7 +12,7 @@ import {
 import type { TokenStore } from "@engage-voice/auth/node";
 import { fileStore } from "@engage-voice/auth/node";
 import { callLimits, pathTemplateOf, sleep as waitFor } from "@engage-voice/client";
-import type { Command, Options, ValuesOf } from "./command.js";
+import type { Command, Invocation, Options } from "./command.js";
 import {
   type ConfigFile,
   checkOrigin,
@@ -31,7 +31,7 @@ import { CliError, EXIT, usageError } from "./exit.js";
 import type { Situation } from "./explain.js";
 import { announceLockWaits } from "./lock-wait.js";
 import { type InStream, type OutStream, Spinner } from "./terminal.js";
-import type { GLOBAL_OPTIONS, OptionValues } from "./usage.js";
+import type { OptionValues } from "./usage.js";
 
 export interface Io extends Platform {
   stdin: InStream;
@@ -39,12 +39,8 @@ export interface Io extends Platform {
   stderr: OutStream;
 }
 
-export interface Context<O extends Options = Options> {
-  io: Io;
+export interface Context<O extends Options = Options> extends Invocation<O> {
   spec: Command;
-  /** The command's own options and the global ones, as given. */
-  values: ValuesOf<O> & ValuesOf<typeof GLOBAL_OPTIONS>;
-  positionals: string[];
   profile: string;
   baseUrl: string;
   legacyBaseUrl: string;
@@ -65,7 +61,6 @@ export interface Context<O extends Options = Options> {
   store(path: string, what?: string): TokenStore;
   /** Updated as the command goes, for the error line. */
   at: Situation;
-  out(text: string): void;
   err(text: string): void;
 }
 

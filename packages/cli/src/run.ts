@@ -1,7 +1,7 @@
 // Runs a parsed command: builds its context, runs it, and turns any failure into one line on
 // stderr and an exit code. Imported only once a command is to run, so --help and --version stay quick.
 import { EngageVoiceAuthError } from "@engage-voice/auth";
-import type { Command } from "./command.js";
+import type { Command, Invocation } from "./command.js";
 import { type Context, createContext, type Io } from "./context.js";
 import { CliError, EXIT } from "./exit.js";
 import { ApiAnswerError, explain, type Situation } from "./explain.js";
@@ -38,6 +38,12 @@ export async function run(
     command: spec.name,
   };
   try {
+    if (spec.local) {
+      // The parser checked the values against the command's options.
+      const checked = values as Invocation["values"];
+      await spec.run({ io, values: checked, positionals, out: (text) => void io.stdout.write(text) });
+      return EXIT.ok;
+    }
     ctx = await createContext(io, spec, values, positionals);
     await spec.run(ctx);
     return EXIT.ok;

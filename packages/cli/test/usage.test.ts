@@ -79,6 +79,25 @@ describe("help and version", () => {
     },
   );
 
+  it("completion prints its script whatever the profile, host or config folder settings", async () => {
+    // Settings every other command refuses: the script needs none of them.
+    const env = {
+      ENGAGE_VOICE_CONFIG_DIR: "ev-config",
+      ENGAGE_VOICE_BASE_URL: "nope",
+      ENGAGE_VOICE_PROFILE: "../x",
+    };
+    for (const [shell, line] of [
+      ["bash", "complete -F _engage_voice engage-voice\n"],
+      ["zsh", "compdef _engage_voice engage-voice\n"],
+      ["fish", "complete -c engage-voice -f\n"],
+    ]) {
+      const { code, stdout, stderr } = await cli(["completion", shell as string], { env });
+      expect(code).toBe(0);
+      expect(stderr).toBe("");
+      expect(stdout).toContain(line);
+    }
+  });
+
   it("api-tokens --help lists its commands", async () => {
     const { code, stdout } = await cli(["api-tokens", "--help"]);
     expect(code).toBe(0);

@@ -1,10 +1,11 @@
-import { defineCommand } from "../../command.js";
+import { defineLocalCommand } from "../../command.js";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 export type Shell = (typeof SHELLS)[number];
 
-export const completion = defineCommand({
+export const completion = defineLocalCommand({
   name: "completion",
+  local: true,
   summary: "print the shell completion script for bash, zsh or fish",
   args: SHELLS.join("|"),
   positionals: 1,
