@@ -160,9 +160,15 @@ function optionName(arg: string): string {
   return NAME_LIKE.test(name) ? `'${name}'` : "an option";
 }
 
-/** ` (did you mean X?)` when a known word is near the one typed, else nothing. */
+/**
+ * ` (did you mean X?)` when a known word is near the one typed, else nothing; never the word itself
+ * (`sandbox` after an option is known, and still not a command the parser runs).
+ */
 function didYouMean(typed: string, known: readonly string[]): string {
-  const near = closest(typed, known);
+  const near = closest(
+    typed,
+    known.filter((word) => word !== typed),
+  );
   return near === undefined ? "" : ` (did you mean ${near}?)`;
 }
 

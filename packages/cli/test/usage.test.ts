@@ -120,6 +120,8 @@ describe("usage errors exit 2 with one line naming the fix", () => {
       /takes create, list, delete \(did you mean list\?\)/,
     ],
     ["a mistyped help topic", ["help", "tokn"], /Unknown command after help \(did you mean token\?\)/],
+    ["help on the sandbox, which has its own", ["help", "sandbox"], /Unknown command after help: run/],
+    ["the sandbox after an option", ["--debug", "sandbox"], /Unknown command 'sandbox': run/],
     [
       "a mistyped option, with the one meant",
       ["users", "--flaten"],
