@@ -9,8 +9,7 @@ import {
   type TokenManager,
   type TokenManagerOptions,
 } from "@engage-voice/auth";
-import type { TokenStore } from "@engage-voice/auth/node";
-import { fileStore } from "@engage-voice/auth/node";
+import { fileStore, type TokenStore } from "@engage-voice/auth/node";
 import { callLimits, pathTemplateOf, sleep as waitFor } from "@engage-voice/client";
 import type { Command, Invocation, Options } from "./command.js";
 import {
