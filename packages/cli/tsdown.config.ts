@@ -1,8 +1,13 @@
 import { defineConfig } from "tsdown";
 
+/** What `--version` and `--help` load: the parser and the command objects, which import no package. */
+const PARSER =
+  /[\\/]src[\\/](usage|command|env|exit|suggest|commands[\\/](index|api-tokens[\\/]options|.+[\\/]index))\.ts$/;
+
 export default defineConfig({
-  // One bin. Each command is its own chunk, imported when it runs, so `--version` and `--help`
-  // load nothing but the argument parser.
+  // One bin, and two chunks beside it: the parser, and the code of every command, imported when a
+  // command runs. One chunk for all commands, not one each: a cold start pays per module loaded,
+  // and a command loads most of the shared code anyway.
   entry: ["src/cli.ts"],
   format: ["esm"],
   platform: "node",
@@ -11,4 +16,12 @@ export default defineConfig({
   sourcemap: false,
   clean: true,
   fixedExtension: false,
+  outputOptions: {
+    codeSplitting: {
+      groups: [
+        { name: "usage", test: PARSER, priority: 2 },
+        { name: "run", test: /[\\/]src[\\/](?!cli\.ts$)/, priority: 1 },
+      ],
+    },
+  },
 });

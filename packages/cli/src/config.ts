@@ -3,9 +3,9 @@
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
-import { fileStore } from "@engage-voice/auth/node";
+import { fileStore, type TokenStore } from "@engage-voice/auth/node";
+import { ENV } from "./env.js";
 import { CliError, EXIT, usageError } from "./exit.js";
-import { ENV } from "./usage.js";
 
 export const DEFAULT_BASE_URL = "https://engage.ringcentral.com";
 export const DEFAULT_LEGACY_BASE_URL = "https://portal.vacd.biz";
@@ -167,8 +167,12 @@ export async function writeConfig(dir: string, config: ConfigFile): Promise<void
  * read or written. Without it, two logins read the same file and the second write loses the first's
  * profile. `change` gets the file as it is now, not as the command saw it when it started.
  */
-export async function updateConfig(dir: string, change: (config: ConfigFile) => void): Promise<void> {
-  const locked = fileStore(configPath(dir)).lock;
+export async function updateConfig(
+  dir: string,
+  change: (config: ConfigFile) => void,
+  storeOf: (path: string, what: string) => TokenStore = (path) => fileStore(path),
+): Promise<void> {
+  const locked = storeOf(configPath(dir), "config.json").lock;
   if (!locked) {
     throw new CliError("config.json cannot be locked", EXIT.failure);
   }

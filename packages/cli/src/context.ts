@@ -9,8 +9,9 @@ import {
   type TokenManager,
   type TokenManagerOptions,
 } from "@engage-voice/auth";
-import { fileStore } from "@engage-voice/auth/node";
+import { fileStore, type TokenStore } from "@engage-voice/auth/node";
 import { callLimits, pathTemplateOf, sleep as waitFor } from "@engage-voice/client";
+import type { Command, Invocation, Options } from "./command.js";
 import {
   type ConfigFile,
   checkOrigin,
@@ -24,10 +25,12 @@ import {
   secureFolders,
   tokenFile,
 } from "./config.js";
+import { ENV } from "./env.js";
 import { CliError, EXIT, usageError } from "./exit.js";
 import type { Situation } from "./explain.js";
+import { announceLockWaits } from "./lock-wait.js";
 import { type InStream, type OutStream, Spinner } from "./terminal.js";
-import { type CommandSpec, ENV, type OptionValues } from "./usage.js";
+import type { OptionValues } from "./usage.js";
 
 export interface Io extends Platform {
   stdin: InStream;
@@ -35,11 +38,8 @@ export interface Io extends Platform {
   stderr: OutStream;
 }
 
-export interface Context {
-  io: Io;
-  spec: CommandSpec;
-  values: OptionValues;
-  positionals: string[];
+export interface Context<O extends Options = Options> extends Invocation<O> {
+  spec: Command;
   profile: string;
   baseUrl: string;
   legacyBaseUrl: string;
@@ -56,9 +56,10 @@ export interface Context {
   timeoutMs: number | undefined;
   /** Where the profile's session on `baseUrl` is kept. */
   tokenPath: string;
+  /** The file store at `path` (default: the session's), whose lock says so on stderr while awaited. */
+  store(path: string, what?: string): TokenStore;
   /** Updated as the command goes, for the error line. */
   at: Situation;
-  out(text: string): void;
   err(text: string): void;
 }
 
@@ -144,7 +145,7 @@ function instrument(base: typeof fetch, spinner: Spinner, debug: ((line: string)
 
 export async function createContext(
   io: Io,
-  spec: CommandSpec,
+  spec: Command,
   values: OptionValues,
   positionals: string[],
 ): Promise<Context> {
@@ -198,7 +199,8 @@ export async function createContext(
   return {
     io,
     spec,
-    values,
+    // The parser checked them against the command's options.
+    values: values as Context["values"],
     positionals,
     profile,
     baseUrl,
@@ -213,6 +215,7 @@ export async function createContext(
     sleep,
     timeoutMs,
     tokenPath: tokenFile(dir, profile, baseUrl),
+    store: (path, what = "the session") => announceLockWaits(fileStore(path), what, spinner, debugLine),
     at: { login, host: baseUrl, fromProfile: true, command: spec.name },
     out: (text) => void io.stdout.write(text),
     err,
@@ -235,7 +238,7 @@ export function managerOptions(ctx: Context): Omit<TokenManagerOptions, "rcAcces
  * "not logged in" (exit 3), unless ENGAGE_VOICE_RC_TOKEN holds a parent token to exchange.
  */
 export async function session(ctx: Context): Promise<TokenManager> {
-  const store = fileStore(ctx.tokenPath);
+  const store = ctx.store(ctx.tokenPath);
   const parentToken = ctx.io.env[ENV.parentToken] || undefined;
   if (!parentToken && !(await store.get())) {
     throw new CliError(

@@ -1,11 +1,11 @@
 // Runs a parsed command: builds its context, runs it, and turns any failure into one line on
 // stderr and an exit code. Imported only once a command is to run, so --help and --version stay quick.
 import { EngageVoiceAuthError } from "@engage-voice/auth";
-import { commands } from "./commands.js";
+import type { Command, Invocation } from "./command.js";
 import { type Context, createContext, type Io } from "./context.js";
 import { CliError, EXIT } from "./exit.js";
 import { ApiAnswerError, explain, type Situation } from "./explain.js";
-import type { CommandSpec, OptionValues } from "./usage.js";
+import type { OptionValues } from "./usage.js";
 
 /** A stack for --debug. A foreign error's message may quote a request, so only its name is kept. */
 function debugTrace(error: unknown): string {
@@ -26,7 +26,7 @@ function debugTrace(error: unknown): string {
 
 export async function run(
   io: Io,
-  spec: CommandSpec,
+  spec: Command,
   values: OptionValues,
   positionals: string[],
 ): Promise<number> {
@@ -38,12 +38,14 @@ export async function run(
     command: spec.name,
   };
   try {
-    ctx = await createContext(io, spec, values, positionals);
-    const command = commands[spec.name];
-    if (!command) {
-      throw new CliError(`No such command: ${spec.name}`, EXIT.usage);
+    if (spec.local) {
+      // The parser checked the values against the command's options.
+      const checked = values as Invocation["values"];
+      await spec.run({ io, values: checked, positionals, out: (text) => void io.stdout.write(text) });
+      return EXIT.ok;
     }
-    await command(ctx);
+    ctx = await createContext(io, spec, values, positionals);
+    await spec.run(ctx);
     return EXIT.ok;
   } catch (error) {
     ctx?.spinner.stop();

@@ -60,6 +60,9 @@ export function table(headers: string[], rows: unknown[][]): string {
     .join("\n")}\n`;
 }
 
+/** A wait shorter than this shows nothing: a spinner that flashes is noise. */
+export const SPINNER_DELAY_MS = 400;
+
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 /**
@@ -77,7 +80,7 @@ export class Spinner {
   constructor(
     private readonly stream: OutStream,
     private readonly enabled: boolean,
-    private readonly delayMs = 400,
+    private readonly delayMs = SPINNER_DELAY_MS,
   ) {}
 
   /** Starts a wait; returns the function that ends it. */

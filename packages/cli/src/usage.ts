@@ -1,40 +1,13 @@
-// The command line: every command, its options and its help text, parsed with Node's own
-// `util.parseArgs` (no dependency). Loaded for every run, so it imports nothing else.
+// The command line: parsed with Node's own `util.parseArgs` (no dependency) against the commands of
+// `commands/index.ts`, and the help drawn from them. Loaded for every run: nothing here imports a package.
 import { parseArgs } from "node:util";
+import type { Command, Example, OptionSpec, Options } from "./command.js";
+import { COMMANDS, GROUPS, HANDED_OVER } from "./commands/index.js";
+import { ENV } from "./env.js";
 import { usageError } from "./exit.js";
+import { closest } from "./suggest.js";
 
-interface OptionSpec {
-  type: "string" | "boolean";
-  short?: string;
-  value?: string;
-  description: string;
-}
-
-export interface CommandSpec {
-  /** `login`, `api-tokens create`, … */
-  name: string;
-  summary: string;
-  /** What follows the command name in the usage line. */
-  args?: string;
-  /** Positional arguments after the command name: exactly this many (at most, with `optionalArgs`). */
-  positionals: number;
-  /** The arguments may also come another way (an option that reads stdin): the command checks. */
-  optionalArgs?: boolean;
-  options: Record<string, OptionSpec>;
-  details?: string[];
-}
-
-export const ENV = {
-  parentToken: "ENGAGE_VOICE_RC_TOKEN",
-  profile: "ENGAGE_VOICE_PROFILE",
-  baseUrl: "ENGAGE_VOICE_BASE_URL",
-  legacyBaseUrl: "ENGAGE_VOICE_LEGACY_BASE_URL",
-  configDir: "ENGAGE_VOICE_CONFIG_DIR",
-  log: "ENGAGE_VOICE_LOG",
-  timeout: "ENGAGE_VOICE_TIMEOUT",
-} as const;
-
-export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
+export const GLOBAL_OPTIONS = {
   "base-url": {
     type: "string",
     value: "URL",
@@ -63,125 +36,7 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   },
   help: { type: "boolean", short: "h", description: "show help" },
   version: { type: "boolean", short: "V", description: "show the version" },
-};
-
-const legacyAuth: Record<string, OptionSpec> = {
-  username: {
-    type: "string",
-    value: "NAME",
-    description: "log in directly on the deprecated host as this user (else: the profile's session)",
-  },
-  "password-stdin": {
-    type: "boolean",
-    description: "read the password from stdin (else: a prompt that does not echo)",
-  },
-  "platform-id": { type: "string", value: "ID", description: "platform ID of the direct login" },
-};
-
-const legacyDetails = [
-  "Uses the deprecated host (--legacy-base-url), which will stop working at a date not yet announced.",
-  "Authenticates with the profile's session (run engage-voice login first), or with a direct login:",
-  "--username and --platform-id, the password piped with --password-stdin or typed at a prompt.",
-];
-
-export const COMMANDS: CommandSpec[] = [
-  {
-    name: "login",
-    summary: "exchange a RingCentral access token for a session, kept in the profile",
-    positionals: 0,
-    options: {
-      "rc-token-stdin": {
-        type: "boolean",
-        description: `read the RingCentral access token from stdin (else env ${ENV.parentToken}, else a prompt)`,
-      },
-    },
-    details: [
-      "The RingCentral (parent-platform) access token is never taken as a flag, which would land in",
-      `shell history: pipe it with --rc-token-stdin, set ${ENV.parentToken}, or type it at the prompt.`,
-      "The session (access and refresh token) is kept in the config directory, mode 0600, per profile",
-      "and host; the profile also remembers --base-url and --legacy-base-url.",
-    ],
-  },
-  {
-    name: "token",
-    summary: "print a valid access token (renewed as needed), and nothing else",
-    positionals: 0,
-    options: {},
-    details: [
-      "Prints the bare token even when stdout is not a terminal, so that this works:",
-      '  curl -H "Authorization: Bearer $(engage-voice token)" https://engage.ringcentral.com/voice/api/v1/admin/accounts',
-      "--json prints {accessToken, expiresAt} instead.",
-    ],
-  },
-  {
-    name: "accounts",
-    summary: "list the accounts the session may address",
-    positionals: 0,
-    options: {},
-  },
-  {
-    name: "users",
-    summary: "list the users (a tree, indented, unless --flatten)",
-    positionals: 0,
-    options: {
-      flatten: { type: "boolean", description: "the users as a flat list, in tree order" },
-      "active-only": { type: "boolean", description: "leave disabled users out" },
-    },
-  },
-  {
-    name: "api-tokens create",
-    summary: "create a permanent API token and print it",
-    positionals: 0,
-    options: legacyAuth,
-    details: [...legacyDetails, "Prints the bare token unless --json."],
-  },
-  {
-    name: "api-tokens list",
-    summary: "list your permanent API tokens",
-    positionals: 0,
-    options: legacyAuth,
-    details: legacyDetails,
-  },
-  {
-    name: "api-tokens delete",
-    summary: "delete a permanent API token",
-    args: "[<token>]",
-    positionals: 1,
-    optionalArgs: true,
-    options: {
-      ...legacyAuth,
-      "token-stdin": {
-        type: "boolean",
-        description: "read the API token from stdin (an argument shows in the process list)",
-      },
-      yes: { type: "boolean", short: "y", description: "do not ask for confirmation" },
-    },
-    details: [
-      ...legacyDetails,
-      "Asks for confirmation on a terminal; elsewhere --yes is required.",
-      "The API token is a secret: pipe it, so that it stays out of the process list and shell history:",
-      "  printf '%s' \"$TOKEN\" | engage-voice api-tokens delete --token-stdin --yes",
-      'An argument works too (after --: engage-voice api-tokens delete -- "$TOKEN"), but other users of',
-      "the machine can read it in the process list while the command runs.",
-    ],
-  },
-  {
-    name: "logout",
-    summary: "forget the profile's session on this host",
-    positionals: 0,
-    options: {},
-  },
-  {
-    name: "profiles",
-    summary: "list the profiles, their hosts and sessions (never a token)",
-    positionals: 0,
-    options: {},
-  },
-];
-
-const GROUPS: Record<string, string> = {
-  "api-tokens": "create, list and delete permanent API tokens (deprecated host)",
-};
+} as const satisfies Options;
 
 export const EXIT_CODES = [
   "Exit codes:",
@@ -191,34 +46,57 @@ export const EXIT_CODES = [
   "  3  not logged in, or the session is over: run engage-voice login",
 ];
 
-function optionLines(options: Record<string, OptionSpec>): string[] {
+function optionLines(options: Options): string[] {
   return Object.entries(options).map(([name, spec]) => {
     const flag = `${spec.short ? `-${spec.short}, ` : "    "}--${name}${spec.value ? ` ${spec.value}` : ""}`;
     return `  ${flag.padEnd(26)} ${spec.description}`;
   });
 }
 
+function exampleLines(examples: readonly Example[]): string[] {
+  return examples.flatMap((example) =>
+    example.says ? [`  # ${example.says}`, `  $ ${example.line}`] : [`  $ ${example.line}`],
+  );
+}
+
+const groupOf = (name: string) => GROUPS.find((group) => group.name === name);
+const commandNamed = (name: string) => COMMANDS.find((command) => command.name === name);
+/** `api-tokens create` → `create`, for the commands of a group. */
+const inGroup = (group: string) =>
+  COMMANDS.filter((c) => c.name.startsWith(`${group} `)).map((c) => ({
+    command: c,
+    word: c.name.slice(group.length + 1),
+  }));
+
+/** The words that may come first: each command or group, `help`, and the handed-over command. */
+export function firstWords(): { name: string; summary: string }[] {
+  const words = new Map<string, string>();
+  for (const command of COMMANDS) {
+    const first = command.name.split(" ")[0] as string;
+    words.set(first, commandNamed(first)?.summary ?? groupOf(first)?.summary ?? "");
+  }
+  words.set(HANDED_OVER.name, HANDED_OVER.summary);
+  words.set("help", "show the help of a command (the same as --help)");
+  return [...words].map(([name, summary]) => ({ name, summary }));
+}
+
 export function mainHelp(): string {
-  const names = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0] as string))];
   const lines = [
     "engage-voice: the token chores of the Voice Contact-Center API (RingCentral Engage Voice / RingCX)",
     "",
     "Usage: engage-voice <command> [options]",
     "",
     "Commands:",
-    ...names.map((name) => {
-      const spec = COMMANDS.find((c) => c.name === name);
-      const summary = spec?.summary ?? GROUPS[name] ?? "";
-      return `  ${name.padEnd(12)} ${summary}`;
-    }),
-    `  ${"sandbox".padEnd(12)} start the stateful sandbox of both hosts on 127.0.0.1 (its own flags: sandbox --help)`,
+    ...firstWords()
+      .filter(({ name }) => name !== "help")
+      .map(({ name, summary }) => `  ${name.padEnd(12)} ${summary}`),
     "",
     "Global options (every command):",
     ...optionLines(GLOBAL_OPTIONS),
     "",
     ...EXIT_CODES,
     "",
-    "Run engage-voice <command> --help for a command's options.",
+    "Run engage-voice <command> --help for a command's options and examples.",
   ];
   return `${lines.join("\n")}\n`;
 }
@@ -227,11 +105,12 @@ export function groupHelp(group: string): string {
   const lines = [
     `Usage: engage-voice ${group} <command> [options]`,
     "",
-    `${GROUPS[group] ?? ""}`,
+    `${groupOf(group)?.summary ?? ""}`,
     "",
     "Commands:",
-    ...COMMANDS.filter((c) => c.name.startsWith(`${group} `)).map(
-      (c) => `  ${`${c.name.slice(group.length + 1)}${c.args ? ` ${c.args}` : ""}`.padEnd(16)} ${c.summary}`,
+    ...inGroup(group).map(
+      ({ command, word }) =>
+        `  ${`${word}${command.args ? ` ${command.args}` : ""}`.padEnd(16)} ${command.summary}`,
     ),
     "",
     `Run engage-voice ${group} <command> --help for its options.`,
@@ -239,7 +118,7 @@ export function groupHelp(group: string): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function commandHelp(spec: CommandSpec): string {
+export function commandHelp(spec: Command): string {
   const own = optionLines(spec.options);
   const lines = [
     `Usage: engage-voice ${spec.name}${spec.args ? ` ${spec.args}` : ""} [options]`,
@@ -250,6 +129,7 @@ export function commandHelp(spec: CommandSpec): string {
     "",
     "Global options:",
     ...optionLines(GLOBAL_OPTIONS),
+    ...(spec.examples.length ? ["", "Examples:", ...exampleLines(spec.examples)] : []),
     "",
     ...EXIT_CODES,
   ];
@@ -261,7 +141,7 @@ export type OptionValues = Record<string, string | boolean | undefined>;
 export type Parsed =
   | { kind: "help"; text: string }
   | { kind: "version" }
-  | { kind: "run"; spec: CommandSpec; values: OptionValues; positionals: string[] };
+  | { kind: "run"; spec: Command; values: OptionValues; positionals: string[] };
 
 /** Flags that would put a secret in shell history: refused with the safe way to give it. */
 const REFUSED: Record<string, string> = {
@@ -271,11 +151,39 @@ const REFUSED: Record<string, string> = {
   "--password": "pipe it with --password-stdin, or leave it out to be asked",
 };
 
+/** A word a user typed, for a message: only when it looks like a name (never a value). */
+const NAME_LIKE = /^--?[A-Za-z][A-Za-z0-9-]{0,30}$/;
+
 /** An option's name as typed, for a message: only when it looks like one (never a value). */
 function optionName(arg: string): string {
   const name = arg.split("=")[0] ?? "";
-  return /^--?[A-Za-z][A-Za-z0-9-]{0,30}$/.test(name) ? `'${name}'` : "an option";
+  return NAME_LIKE.test(name) ? `'${name}'` : "an option";
 }
+
+/**
+ * ` (did you mean X?)` when a known word is near the one typed, else nothing; never the word itself
+ * (`sandbox` after an option is known, and still not a command the parser runs).
+ */
+function didYouMean(typed: string, known: readonly string[]): string {
+  const near = closest(
+    typed,
+    known.filter((word) => word !== typed),
+  );
+  return near === undefined ? "" : ` (did you mean ${near}?)`;
+}
+
+/** The long option nearest to an unknown one, among those the command takes. */
+function optionHint(arg: string, options: Options): string {
+  const name = arg.split("=")[0] ?? "";
+  if (!NAME_LIKE.test(name) || !name.startsWith("--")) {
+    return "";
+  }
+  const near = closest(name.slice(2), Object.keys(options));
+  return near === undefined ? "" : ` (did you mean --${near}?)`;
+}
+
+/** A command word as typed, quoted for a message only when it cannot be a value someone pasted. */
+const quotedWord = (word: string) => (/^[a-z-]{1,20}$/.test(word) ? ` '${word}'` : "");
 
 /** Parses the arguments after `engage-voice`. Throws a usage `CliError`; never quotes a value. */
 export function parseCommandLine(args: readonly string[]): Parsed {
@@ -290,7 +198,11 @@ export function parseCommandLine(args: readonly string[]): Parsed {
 
   // The command is the leading positional words, wherever the options are: a loose first pass
   // with every option of every command knows which options take a value.
-  const everyOption = Object.assign({}, GLOBAL_OPTIONS, ...COMMANDS.map((c) => c.options));
+  const everyOption: Record<string, OptionSpec> = Object.assign(
+    {},
+    GLOBAL_OPTIONS,
+    ...COMMANDS.map((c) => c.options),
+  );
   let words: string[];
   try {
     words = parseArgs({
@@ -302,45 +214,51 @@ export function parseCommandLine(args: readonly string[]): Parsed {
   } catch {
     words = [];
   }
-  let spec: CommandSpec | undefined;
+  let spec: Command | undefined;
   let group: string | undefined;
   const [first, second] = words;
+  const topWords = firstWords().map((word) => word.name);
   if (first === "help") {
     const topic = words.slice(1).join(" ");
     if (!topic) {
       return { kind: "help", text: mainHelp() };
     }
-    const found = COMMANDS.find((c) => c.name === topic);
+    const found = commandNamed(topic);
     if (found) {
       return { kind: "help", text: commandHelp(found) };
     }
-    if (GROUPS[topic]) {
+    if (groupOf(topic)) {
       return { kind: "help", text: groupHelp(topic) };
     }
-    throw usageError("Unknown command after help: run engage-voice --help for the list");
+    const near = words.length === 2 ? didYouMean(topic, topWords) : "";
+    throw usageError(`Unknown command after help${near}: run engage-voice --help for the list`);
   }
   if (first !== undefined) {
-    if (GROUPS[first]) {
+    if (groupOf(first)) {
       group = first;
-      spec = second === undefined ? undefined : COMMANDS.find((c) => c.name === `${first} ${second}`);
+      spec = second === undefined ? undefined : commandNamed(`${first} ${second}`);
       if (second !== undefined && !spec) {
-        throw usageError(`Unknown command: engage-voice ${first} takes ${groupCommands(first)}`);
+        const known = inGroup(first).map(({ word }) => word);
+        throw usageError(
+          `Unknown command: engage-voice ${first} takes ${known.join(", ")}${didYouMean(second, known)}`,
+        );
       }
     } else {
-      spec = COMMANDS.find((c) => c.name === first);
+      spec = commandNamed(first);
       if (!spec) {
         throw usageError(
-          `Unknown command${/^[a-z-]{1,20}$/.test(first) ? ` '${first}'` : ""}: run engage-voice --help for the list`,
+          `Unknown command${quotedWord(first)}${didYouMean(first, topWords)}: run engage-voice --help for the list`,
         );
       }
     }
   }
 
+  const options: Options = { ...GLOBAL_OPTIONS, ...(spec?.options ?? {}) };
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
       args: [...args],
-      options: { ...GLOBAL_OPTIONS, ...(spec?.options ?? {}) },
+      options,
       strict: true,
       allowPositionals: true,
     });
@@ -352,11 +270,11 @@ export function parseCommandLine(args: readonly string[]): Parsed {
           return false;
         }
         const name = (arg.split("=")[0] ?? "").replace(/^--?/, "");
-        return !(name in GLOBAL_OPTIONS || name in (spec?.options ?? {}));
+        return !(name in options);
       });
       const where = spec ? `engage-voice ${spec.name}` : "engage-voice";
       throw usageError(
-        `Unknown option ${optionName(offending ?? "")} for ${where}: run ${where} --help for its options`,
+        `Unknown option ${optionName(offending ?? "")} for ${where}${optionHint(offending ?? "", options)}: run ${where} --help for its options`,
       );
     }
     if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
@@ -395,6 +313,13 @@ export function parseCommandLine(args: readonly string[]): Parsed {
         : `engage-voice ${spec.name} takes ${spec.args}: run engage-voice ${spec.name} --help`,
     );
   }
+  const choices = spec.choices ?? [];
+  const unknownChoice = spec.choices && positionals.find((value) => !choices.includes(value));
+  if (unknownChoice !== undefined) {
+    throw usageError(
+      `engage-voice ${spec.name} takes ${choices.join(", ")}${didYouMean(unknownChoice, choices)}: run engage-voice ${spec.name} --help`,
+    );
+  }
   if (values.json && values.table) {
     throw usageError("--json and --table cannot go together");
   }
@@ -402,7 +327,7 @@ export function parseCommandLine(args: readonly string[]): Parsed {
 }
 
 function groupCommands(group: string): string {
-  return COMMANDS.filter((c) => c.name.startsWith(`${group} `))
-    .map((c) => c.name.slice(group.length + 1))
+  return inGroup(group)
+    .map(({ word }) => word)
     .join(", ");
 }

@@ -3,11 +3,12 @@
 // only once its prompt has appeared, and a wait that must show the spinner is held open until the
 // spinner has appeared, so nothing depends on timing.
 import { execFileSync, spawn } from "node:child_process";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatedProxy, gatedProxy } from "./gated-proxy.js";
-import { API_TOKEN, BIN, cliIn, tempHome, transcript } from "./helpers.js";
+import { API_TOKEN, BIN, cliIn, tempHome, tokenPath, transcript } from "./helpers.js";
 import { expectNoSecrets } from "./scan.js";
 
 const hasScript = (() => {
@@ -160,5 +161,32 @@ describe.skipIf(!hasScript)("on a terminal", () => {
     expect(accepted.code).toBe(0);
     expect(accepted.output).toContain(`Deleted the permanent API token ${masked}.`);
     expect(JSON.parse((await cliIn(home)(["api-tokens", "list"])).stdout)).toEqual([]);
+  });
+
+  it("the users tree is drawn with lines on a terminal", async () => {
+    const { code, output } = await onTerminal(home, ["users"]);
+    expect(code).toBe(0);
+    expect(output).toMatch(/^1001 .* Ada Example /m);
+    expect(output).toMatch(/ [├└]─ Sam Supervisor /);
+    expect(output).toMatch(/ (│ {2}| {3})[├└]─ Rob Agent /);
+  });
+
+  it("a lock left on the session (a renewal stopped by Ctrl-C) is awaited with a spinner that says so", async () => {
+    // A lock as fresh as a live holder's: the login waits for it until it goes. The test removes it
+    // once the spinner shows, so a run without the spinner waits until the lock is stale, and fails.
+    const lock = `${tokenPath(home, "default", main.url)}.lock`;
+    await writeFile(lock, "a-holder-stopped-by-ctrl-c");
+    const spinner = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting for the lock on the session \(held by another engage-voice/;
+    const { code, output } = await onTerminal(
+      home,
+      ["login", "--base-url", main.url, "--legacy-base-url", sandbox.legacyUrl],
+      [
+        ["RingCentral access token: ", `${ada()}\r`],
+        [spinner, () => void rm(lock, { force: true })],
+      ],
+    ).finally(() => rm(lock, { force: true }));
+    expect(code).toBe(0);
+    expect(output).toMatch(spinner);
+    expect(output).toContain("Logged in to");
   });
 });

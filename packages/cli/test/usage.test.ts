@@ -5,6 +5,8 @@ import { cp, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COMMANDS } from "../src/commands/index.js";
+import { firstWords } from "../src/usage.js";
 import { BIN, cliIn, tempHome, transcript } from "./helpers.js";
 import { expectNoSecrets } from "./scan.js";
 
@@ -19,18 +21,6 @@ afterAll(() => {
   expectNoSecrets(undefined, ["not-for-history", "hunter2-secret", "s3cr3t-in-url"]);
   expect(transcript.every((r) => !/^\s+at /m.test(r.stderr))).toBe(true);
 });
-
-const COMMANDS = [
-  "login",
-  "token",
-  "accounts",
-  "users",
-  "api-tokens create",
-  "api-tokens list",
-  "api-tokens delete",
-  "logout",
-  "profiles",
-];
 
 describe("help and version", () => {
   it("--version and -V print the package's version and nothing else", async () => {
@@ -60,16 +50,16 @@ describe("help and version", () => {
       const { code, stdout, stderr } = await cli(args);
       expect(code).toBe(0);
       expect(stderr).toBe("");
-      for (const name of ["login", "token", "accounts", "users", "api-tokens", "logout", "profiles"]) {
+      for (const { name } of firstWords().filter((word) => word.name !== "help")) {
         expect(stdout).toMatch(new RegExp(`^  ${name} `, "m"));
       }
       expect(stdout).toContain("3  not logged in");
     }
   });
 
-  it.each(COMMANDS.map((name) => ({ name })))(
-    "$name --help, -h and help $name show the command's usage",
-    async ({ name }) => {
+  it.each(COMMANDS.map(({ name, examples }) => ({ name, examples })))(
+    "$name --help, -h and help $name show the command's usage and examples",
+    async ({ name, examples }) => {
       const words = name.split(" ");
       for (const args of [
         [...words, "--help"],
@@ -81,9 +71,32 @@ describe("help and version", () => {
         expect(stderr).toBe("");
         expect(stdout).toContain(`Usage: engage-voice ${name}`);
         expect(stdout).toContain("--profile NAME");
+        expect(stdout).toContain("\nExamples:\n");
+        for (const example of examples) {
+          expect(stdout).toContain(`  $ ${example.line}\n`);
+        }
       }
     },
   );
+
+  it("completion prints its script whatever the profile, host or config folder settings", async () => {
+    // Settings every other command refuses: the script needs none of them.
+    const env = {
+      ENGAGE_VOICE_CONFIG_DIR: "ev-config",
+      ENGAGE_VOICE_BASE_URL: "nope",
+      ENGAGE_VOICE_PROFILE: "../x",
+    };
+    for (const [shell, line] of [
+      ["bash", "complete -F _engage_voice engage-voice\n"],
+      ["zsh", "compdef _engage_voice engage-voice\n"],
+      ["fish", "complete -c engage-voice -f\n"],
+    ]) {
+      const { code, stdout, stderr } = await cli(["completion", shell as string], { env });
+      expect(code).toBe(0);
+      expect(stderr).toBe("");
+      expect(stdout).toContain(line);
+    }
+  });
 
   it("api-tokens --help lists its commands", async () => {
     const { code, stdout } = await cli(["api-tokens", "--help"]);
@@ -94,7 +107,40 @@ describe("help and version", () => {
 
 describe("usage errors exit 2 with one line naming the fix", () => {
   const cases: [string, string[], RegExp][] = [
-    ["an unknown command", ["frobnicate"], /Unknown command 'frobnicate'.*--help/],
+    ["an unknown command", ["frobnicate"], /Unknown command 'frobnicate': run engage-voice --help/],
+    [
+      "a mistyped command, with the one meant",
+      ["acounts"],
+      /^engage-voice: Unknown command 'acounts' \(did you mean accounts\?\): run engage-voice --help/,
+    ],
+    ["a command's start", ["prof"], /\(did you mean profiles\?\)/],
+    [
+      "a mistyped group command",
+      ["api-tokens", "lsit"],
+      /takes create, list, delete \(did you mean list\?\)/,
+    ],
+    ["a mistyped help topic", ["help", "tokn"], /Unknown command after help \(did you mean token\?\)/],
+    ["help on the sandbox, which has its own", ["help", "sandbox"], /Unknown command after help: run/],
+    ["the sandbox after an option", ["--debug", "sandbox"], /Unknown command 'sandbox': run/],
+    [
+      "a mistyped option, with the one meant",
+      ["users", "--flaten"],
+      /Unknown option '--flaten' for engage-voice users \(did you mean --flatten\?\): run engage-voice users --help/,
+    ],
+    ["a mistyped global option", ["token", "--profle", "ci"], /\(did you mean --profile\?\)/],
+    [
+      "a mistyped option with a value: the value is not quoted",
+      ["token", "--porfile=hunter2-secret"],
+      /Unknown option '--porfile' for engage-voice token \(did you mean --profile\?\)/,
+    ],
+    [
+      "an option of another command: no guess",
+      ["accounts", "--yes"],
+      /Unknown option '--yes' for engage-voice accounts: run/,
+    ],
+    ["a shell completion does not know", ["completion", "pwsh"], /completion takes bash, zsh, fish: run/],
+    ["a mistyped shell", ["completion", "zhs"], /completion takes bash, zsh, fish \(did you mean zsh\?\)/],
+    ["completion without its shell", ["completion"], /completion takes bash\|zsh\|fish/],
     ["an unknown option", ["users", "--everything"], /Unknown option '--everything' for engage-voice users/],
     ["an unknown option with a value, not quoted", ["users", "--x=hunter2-secret"], /Unknown option '--x'/],
     [

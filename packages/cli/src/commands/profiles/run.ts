@@ -1,0 +1,61 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { DEFAULT_BASE_URL, DEFAULT_LEGACY_BASE_URL, isProfileName, tokenFile } from "../../config.js";
+import type { Context } from "../../context.js";
+import { sessionFacts } from "../../session-facts.js";
+import { table } from "../../terminal.js";
+import { iso, json } from "../shared.js";
+
+export async function profiles(ctx: Context): Promise<void> {
+  const names = new Set(Object.keys(ctx.config.profiles));
+  const folders = await readdir(join(ctx.dir, "tokens"), { withFileTypes: true }).catch(() => []);
+  for (const entry of folders) {
+    if (entry.isDirectory() && isProfileName(entry.name)) {
+      names.add(entry.name);
+    }
+  }
+  const rows = [];
+  for (const name of [...names].sort()) {
+    const hosts = ctx.config.profiles[name] ?? {
+      baseUrl: DEFAULT_BASE_URL,
+      legacyBaseUrl: DEFAULT_LEGACY_BASE_URL,
+    };
+    const stored = await ctx
+      .store(tokenFile(ctx.dir, name, hosts.baseUrl))
+      .get()
+      .catch(() => undefined);
+    const facts = stored && sessionFacts(stored);
+    rows.push({
+      profile: name,
+      current: name === ctx.profile,
+      baseUrl: hosts.baseUrl,
+      legacyBaseUrl: hosts.legacyBaseUrl,
+      loggedIn: facts !== undefined,
+      user: facts?.user?.username,
+      accountIds: facts?.accounts.map((a) => a.accountId) ?? [],
+      accessTokenExpiresAt: iso(facts?.expiresAt),
+      renewable: facts?.renewable ?? false,
+    });
+  }
+  if (ctx.json) {
+    return ctx.out(json(rows));
+  }
+  if (rows.length === 0) {
+    return ctx.out("No profiles yet: run engage-voice login\n");
+  }
+  ctx.out(
+    table(
+      ["", "PROFILE", "HOST", "USER", "ACCOUNTS", "SESSION"],
+      rows.map((r) => [
+        r.current ? "*" : "",
+        r.profile,
+        r.baseUrl,
+        r.user ?? "",
+        r.accountIds.join(","),
+        !r.loggedIn
+          ? "logged out"
+          : `token until ${r.accessTokenExpiresAt}${r.renewable ? ", renewable" : ", not renewable"}`,
+      ]),
+    ),
+  );
+}

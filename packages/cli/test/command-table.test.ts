@@ -1,0 +1,149 @@
+// The command array is the one list of commands: every example in its help parses to its command,
+// the completion scripts offer exactly what it holds, and the bin's start-up loads none of it but
+// the parser. In process, no server.
+import { execFileSync } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Options } from "../src/command.js";
+import { SHELLS } from "../src/commands/completion/index.js";
+import { bashScript, fishScript, zshScript } from "../src/commands/completion/scripts.js";
+import { COMMANDS, GROUPS, HANDED_OVER } from "../src/commands/index.js";
+import { firstWords, GLOBAL_OPTIONS, parseCommandLine } from "../src/usage.js";
+import { BIN, tempHome } from "./helpers.js";
+
+/** The words after `engage-voice` in a shell line, up to a pipe, redirection or the end of `$(…)`. */
+function argsOf(line: string): string[] {
+  const after = line.slice(line.indexOf("engage-voice ") + "engage-voice ".length);
+  const words: string[] = [];
+  for (const word of after.match(/"[^"]*"|'[^']*'|\S+/g) ?? []) {
+    if (/^[|<>)]/.test(word)) {
+      break;
+    }
+    // `$(engage-voice token)`: the substitution ends inside the word.
+    const [inside, rest] = word.split(")");
+    words.push((inside ?? "").replace(/^["']|["']$/g, ""));
+    if (rest !== undefined) {
+      break;
+    }
+  }
+  return words;
+}
+
+const flags = (options: Options) =>
+  Object.entries(options).flatMap(([name, spec]) => [`--${name}`, ...(spec.short ? [`-${spec.short}`] : [])]);
+
+describe("the command array", () => {
+  it("names each command once", () => {
+    const names = COMMANDS.map((command) => command.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) {
+      const first = name.split(" ")[0] as string;
+      expect(name === first || GROUPS.some((group) => group.name === first)).toBe(true);
+    }
+  });
+
+  it.each(COMMANDS.map((command) => ({ name: command.name, command })))(
+    "every example of $name is a command line that runs it",
+    ({ command }) => {
+      expect(command.examples.length).toBeGreaterThan(0);
+      for (const example of command.examples) {
+        const parsed = parseCommandLine(argsOf(example.line));
+        expect(parsed.kind === "run" && parsed.spec).toBe(command);
+      }
+    },
+  );
+});
+
+describe("completion", () => {
+  /** What the bash script offers for a command line whose last word is being typed. */
+  async function bashOffers(...words: string[]): Promise<string[]> {
+    const script = join(await tempHome(), "engage-voice.bash");
+    await writeFile(script, bashScript());
+    const shellWords = ["engage-voice", ...words].map((w) => `'${w}'`).join(" ");
+    const out = execFileSync(
+      "bash",
+      [
+        "-c",
+        `source "$1"; COMP_WORDS=(${shellWords}); COMP_CWORD=${words.length}; _engage_voice; printf '%s\\n' "\${COMPREPLY[@]}"`,
+        "bash",
+        script,
+      ],
+      { encoding: "utf8" },
+    );
+    return out.split("\n").filter(Boolean).sort();
+  }
+
+  const sorted = (list: string[]) => [...list].sort();
+
+  it("bash offers every first word, and a group's commands", async () => {
+    expect(await bashOffers("")).toEqual(sorted(firstWords().map((word) => word.name)));
+    expect(await bashOffers("--profile", "ci", "api-tokens", "")).toEqual(["create", "delete", "list"]);
+    expect(await bashOffers("api-tokens", "d")).toEqual(["delete"]);
+    expect(await bashOffers("help", "")).toEqual(
+      sorted(
+        firstWords().flatMap(({ name }) => (name === "help" || name === HANDED_OVER.name ? [] : [name])),
+      ),
+    );
+    expect(await bashOffers("completion", "")).toEqual(sorted([...SHELLS]));
+  });
+
+  it.each(COMMANDS.map((command) => ({ name: command.name, command })))(
+    "bash offers $name's own options and the global ones",
+    async ({ command }) => {
+      expect(await bashOffers(...command.name.split(" "), "-")).toEqual(
+        sorted(flags({ ...command.options, ...GLOBAL_OPTIONS })),
+      );
+    },
+  );
+
+  it("bash offers nothing for an option's value, nor for the sandbox's own flags", async () => {
+    expect(await bashOffers("users", "--profile", "")).toEqual([]);
+    expect(await bashOffers(HANDED_OVER.name, "--")).toEqual([]);
+  });
+
+  it.each([
+    ["zsh", zshScript],
+    ["fish", fishScript],
+  ])("the %s script names every command and option", (_, script) => {
+    const text = script();
+    for (const command of COMMANDS) {
+      for (const word of command.name.split(" ")) {
+        expect(text).toContain(`'${word}`);
+      }
+      for (const name of Object.keys(command.options)) {
+        expect(text).toMatch(new RegExp(`'--${name}:|-l ${name} `));
+      }
+    }
+    for (const name of Object.keys(GLOBAL_OPTIONS)) {
+      expect(text).toMatch(new RegExp(`'--${name}:|-l ${name} `));
+    }
+  });
+
+  it("the zsh script is one compdef function, loadable from $fpath or by source", () => {
+    const text = zshScript();
+    expect(text.startsWith("#compdef engage-voice\n")).toBe(true);
+    expect(text).toContain("compdef _engage_voice engage-voice");
+  });
+});
+
+describe("start-up", () => {
+  it("--version and --help load no package: the bin's static imports reach node: modules and chunks only", async () => {
+    const seen = new Set<string>();
+    const visit = async (file: string) => {
+      if (seen.has(file)) {
+        return;
+      }
+      seen.add(file);
+      const code = await readFile(file, "utf8");
+      for (const [, from] of code.matchAll(/^import\s[^;]*?from\s+"([^"]+)"/gm)) {
+        expect(from, `${file} imports ${from} at start-up`).toMatch(/^(node:|\.\/)/);
+        if (from?.startsWith("./")) {
+          await visit(join(dirname(file), from));
+        }
+      }
+    };
+    await visit(BIN);
+    expect(seen.size).toBeGreaterThan(1);
+  });
+});

@@ -1,0 +1,36 @@
+// "Did you mean": the nearest known word, or none when nothing is near enough to be worth saying.
+import { describe, expect, it } from "vitest";
+import { closest, editDistance } from "../src/suggest.js";
+
+describe("editDistance", () => {
+  it.each([
+    ["users", "users", 0],
+    ["usres", "users", 1],
+    ["acounts", "accounts", 1],
+    ["lgoin", "login", 1],
+    ["frobnicate", "profiles", 7],
+    ["", "token", 5],
+  ])("%s → %s: %i", (a, b, distance) => {
+    expect(editDistance(a, b)).toBe(distance);
+  });
+});
+
+describe("closest", () => {
+  const commands = ["login", "token", "accounts", "users", "api-tokens", "logout", "profiles"];
+  it.each([
+    ["acounts", "accounts"],
+    ["Users", "users"],
+    ["tokn", "token"],
+    ["lo", "login"],
+    ["prof", "profiles"],
+    ["api-token", "api-tokens"],
+    ["logotu", "logout"],
+    ["frobnicate", undefined],
+    ["ls", undefined],
+    ["x", undefined],
+    ["pwsh", undefined],
+    ["sbx01:00000000-0000-0000-0000-000000000000", undefined],
+  ])("%s → %s", (typed, expected) => {
+    expect(closest(typed, typed === "pwsh" ? ["bash", "zsh", "fish"] : commands)).toBe(expected);
+  });
+});
