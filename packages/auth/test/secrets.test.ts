@@ -125,7 +125,8 @@ describe("secrets never appear in errors or logs", () => {
       errors.push(await caught(s.auth.getAccessToken()));
     });
     // network errors and timeouts (the fake's messages quote the URL)
-    await run({ timeoutMs: 5 }, async (s) => {
+    // A deadline short enough for the hang, long enough for the first exchange on a busy machine.
+    await run({ timeoutMs: 250 }, async (s) => {
       await s.auth.getAccessToken();
       s.clock.advance(301_000);
       s.server.fail("refresh", "network", "lost", "hang");
