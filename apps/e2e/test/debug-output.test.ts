@@ -1,7 +1,7 @@
 // ENGAGE_VOICE_LOG=debug prints a line per request and each retry and renewal, and never a secret:
 // a whole scenario runs as a child process, and its stderr is searched for every secret it used.
-import { spawn } from "node:child_process";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
+import { runToEnd } from "@engage-voice/test-kit";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
 let sandbox: RunningSandbox;
@@ -10,33 +10,15 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox?.stop());
 
-function run(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 it("a whole scenario logs each request and retry, and none of its secrets", async () => {
   sandbox.faults.next({ kind: "status", status: 503, path: "/voice/api/v1/admin/users" });
   const parent = sandbox.seed.parentTokens[0]?.token as string;
   const legacy = sandbox.seed.legacyLogins[0] as { username: string; password: string; platformId: string };
   const script = new URL("./fixtures/debug-scenario.mjs", import.meta.url).pathname;
-  const { code, stdout, stderr } = await run(
+  const { code, stdout, stderr } = await runToEnd(
+    process.execPath,
     [script, sandbox.mainUrl, sandbox.legacyUrl, parent, legacy.username, legacy.password, legacy.platformId],
-    { ENGAGE_VOICE_LOG: "debug" },
+    { env: { ENGAGE_VOICE_LOG: "debug" } },
   );
   expect(code).toBe(0);
   const secrets = JSON.parse(stdout) as string[];

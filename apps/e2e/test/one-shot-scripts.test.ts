@@ -2,10 +2,10 @@
 // a wait that a caller awaits (a retry, a 429, a shared renewal) keeps the process alive. Run as real
 // child processes, ESM and CommonJS, on Node 20 (the system's) and Node 24 (the workspace's), since a
 // test runner's own event loop would hide an early exit.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { type Fault, type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
+import { runToEnd } from "@engage-voice/test-kit";
 import { describe, expect, it } from "vitest";
 
 const EXCHANGE = "/api/auth/login/rc/accesstoken";
@@ -22,26 +22,6 @@ const scripts = [
   ["ESM", fixture("one-shot.mjs")],
   ["CommonJS", fixture("one-shot.cjs")],
 ] as const;
-
-function run(binary: string, script: string, args: string[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(binary, [script, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 /** A port nothing listens on: taken from the system, then closed. */
 async function closedPort(): Promise<number> {
@@ -86,7 +66,7 @@ describe.concurrent.each(nodes)("a one-shot script on %s", (_, binary) => {
   describe.each(scripts)("in %s", (_, script) => {
     it("whose host is down ends with network_error and exit 1, after its retries", async () => {
       const base = `http://127.0.0.1:${await closedPort()}`;
-      const { code, stdout, stderr } = await run(binary, script, [base, "sandbox-rc-token-ada"]);
+      const { code, stdout, stderr } = await runToEnd(binary, [script, base, "sandbox-rc-token-ada"]);
       expect(stdout).toBe("error network_error\n");
       expect(code).toBe(1);
       expect(stderr).toMatch(/The token exchange got no answer: trying again in \d+ ms/);
@@ -99,7 +79,7 @@ describe.concurrent.each(nodes)("a one-shot script on %s", (_, binary) => {
           sandbox.faults.next(fault);
         }
         const parent = sandbox.seed.parentTokens[0]?.token as string;
-        const { code, stdout, stderr } = await run(binary, script, [sandbox.mainUrl, parent]);
+        const { code, stdout, stderr } = await runToEnd(binary, [script, sandbox.mainUrl, parent]);
         expect(stdout).toMatch(scenario.stdout);
         expect(code).toBe(scenario.code);
         expect(stderr).toMatch(scenario.logged);

@@ -24,7 +24,13 @@ export {
 } from "./http.js";
 export { stoppedAfterEach } from "./lifecycle.js";
 export { type Logger, recordingLogger } from "./logger.js";
-export { expectOneRefreshForAllProcesses, expired, runTogether } from "./processes.js";
+export {
+  expectOneRefreshForAllProcesses,
+  expired,
+  type Finished,
+  runToEnd,
+  runTogether,
+} from "./processes.js";
 
 declare module "vitest" {
   export interface ProvidedContext {

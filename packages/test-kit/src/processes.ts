@@ -105,3 +105,41 @@ export function expired(json: string): string {
   set.obtainedAt = set.expiresAt - lifetime;
   return JSON.stringify(set);
 }
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `binary args` as a real child process to its end, as a user's shell would: the tests of what a
+ * process does by itself (a one-shot script that must not exit early, its debug output). Killed after
+ * `timeoutMs`, so a hang fails the test with what it printed instead of holding the run.
+ */
+export function runToEnd(
+  binary: string,
+  args: string[],
+  { env, timeoutMs = 60_000 }: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      ...(env ? { env: { ...process.env, ...env } } : {}),
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
