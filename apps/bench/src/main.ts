@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { authContender, authFetchContender, coalescingSubject } from "./auth-rows.ts";
 import { checkBudgets, formatBudgetResults, loadBudgets, loadExclusions } from "./budget.ts";
-import { cliTable, measureCliSizes, measureStart } from "./cli.ts";
+import { cliTable, measureCliSizes, measureStart, tokenStartVerdict } from "./cli.ts";
 import { measureCoalescing } from "./coalescing.ts";
 import { contenders, headerMiddleware, NAMES, type Target, verify } from "./contenders.ts";
 import { startLocalServer } from "./local-server.ts";
@@ -189,12 +189,13 @@ if (runs("size")) {
 }
 
 if (runs("cli")) {
-  const start = measureStart();
+  const start = await measureStart();
   emit(
     [
       "## 5. The command line",
-      "`@engage-voice/cli` (bin `engage-voice`): cold start-up of `node packages/cli/dist/cli.js --version` and `--help` against `node -e 0` on the same Node, each a new process, alternated, medians after two warm-ups; and its size.",
+      "`@engage-voice/cli` (bin `engage-voice`): cold start-up of `node packages/cli/dist/cli.js --version`, `--help` and `token` against `node -e 0` on the same Node, each a new process, alternated, medians after two warm-ups; `token` reads a session that `engage-voice login` stored against a sandbox, stopped before timing (a request would fail the run); and its size.",
       cliTable(start, await measureCliSizes()),
+      `**${tokenStartVerdict(start)}**`,
     ].join("\n\n"),
   );
 }
