@@ -10,6 +10,7 @@ import { checkBudgets, formatBudgetResults, loadBudgets, loadExclusions } from "
 import { cliTable, measureCliSizes, measureStart, tokenStartVerdict } from "./cli.ts";
 import { measureCoalescing } from "./coalescing.ts";
 import { contenders, headerMiddleware, NAMES, type Target, verify } from "./contenders.ts";
+import { criticalPathOf, formatCriticalPath } from "./critical-path.ts";
 import { startLocalServer } from "./local-server.ts";
 import { addedCost, addedMicros, type MeasureOptions, measure } from "./measure.ts";
 import { methodSection } from "./method.ts";
@@ -209,7 +210,13 @@ if (runs("pipeline")) {
       console.error(`${step.name} failed:\n${result.tail}`);
     }
   }
-  emit(`## 6. Pipeline speed\n\nOne after the other, from the repository root.\n\n${pipelineTable(steps)}`);
+  const tests = steps.find((s) => s.summary);
+  const path = tests?.summary
+    ? `**Critical path of the tests** (the chain of tasks, each started when the one before it ended, that ends last; the run's other tasks ran beside it): ${formatCriticalPath(await criticalPathOf(tests.summary))}.`
+    : "Critical path of the tests: not measured (turbo wrote no run summary).";
+  emit(
+    `## 6. Pipeline speed\n\nOne after the other, from the repository root.\n\n${pipelineTable(steps)}\n\n${path}`,
+  );
 }
 
 const seconds = ((performance.now() - started) / 1000).toFixed(0);
