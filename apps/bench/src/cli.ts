@@ -1,13 +1,20 @@
-// The command line's cost: how long `engage-voice --version` takes from a cold process, as a ratio
-// to `node -e 0` (the floor any Node bin pays), and how big the bin is, as shipped and bundled.
-import { spawnSync } from "node:child_process";
-import { readdir, stat } from "node:fs/promises";
+// The command line's cost: how long `engage-voice --version`, `--help` and `token` (with a valid stored
+// session) take from a cold process, as a ratio to `node -e 0` (the floor any Node bin pays), and how
+// big the bin is, as shipped and bundled.
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { startSandbox } from "@engage-voice/sandbox";
 import { build } from "esbuild";
 import { REPO_ROOT } from "./pipeline.ts";
 
 export const CLI_DIST = join(REPO_ROOT, "packages", "cli", "dist");
+
+/** `engage-voice token` with a valid stored session may take at most this many times `node -e 0`. */
+export const TOKEN_START_BUDGET = 2.5;
 
 export interface StartTimes {
   runs: number;
@@ -15,6 +22,9 @@ export interface StartTimes {
   nodeMs: number;
   versionMs: number;
   helpMs: number;
+  tokenMs: number;
+  /** `token` / `node -e 0` of each round (the two ran back to back): lowest, median, highest. */
+  tokenRatio: { low: number; median: number; high: number };
 }
 
 export interface CliSizes {
@@ -33,9 +43,9 @@ const median = (values: number[]) => {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 
-function timeOnce(args: string[]): number {
+function timeOnce(args: string[], env: NodeJS.ProcessEnv): number {
   const started = performance.now();
-  const result = spawnSync(process.execPath, args, { stdio: "ignore" });
+  const result = spawnSync(process.execPath, args, { stdio: "ignore", env });
   const elapsed = performance.now() - started;
   if (result.status !== 0) {
     throw new Error(`node ${args.join(" ")} exited ${result.status}`);
@@ -43,20 +53,88 @@ function timeOnce(args: string[]): number {
   return elapsed;
 }
 
-/** Alternates the three commands `runs` times after two warm-ups of each (the file cache, not the process). */
-export function measureStart(runs = 25): StartTimes {
+/**
+ * An environment whose config folder holds a session that `engage-voice login` stored against a
+ * sandbox with one-hour tokens. The sandbox is stopped before anything is timed: a `token` that sent
+ * a request would fail, not pass slowly.
+ */
+async function storedSession(bin: string): Promise<{ env: NodeJS.ProcessEnv; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), "ev-bench-cli-"));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith("ENGAGE_VOICE_")),
+  );
+  env.ENGAGE_VOICE_CONFIG_DIR = dir;
+  // The sandbox runs in this process: the login is awaited, not run synchronously, so it can answer.
+  const sandbox = await startSandbox({ tokenLifetimeMs: 60 * 60_000 });
+  try {
+    const login = spawn(
+      process.execPath,
+      [
+        bin,
+        "login",
+        "--rc-token-stdin",
+        "--base-url",
+        sandbox.mainUrl,
+        "--legacy-base-url",
+        sandbox.legacyUrl,
+      ],
+      { env, stdio: ["pipe", "ignore", "pipe"] },
+    );
+    let stderr = "";
+    login.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    login.stdin.on("error", () => {});
+    login.stdin.end(sandbox.seed.parentTokens[0]?.token ?? "");
+    const [code] = (await once(login, "close")) as [number | null];
+    if (code !== 0) {
+      throw new Error(`engage-voice login against the sandbox exited ${code}: ${stderr}`);
+    }
+  } finally {
+    await sandbox.stop();
+  }
+  return { env, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Alternates the four commands `runs` times after two warm-ups of each (the file cache, not the process). */
+export async function measureStart(runs = 25): Promise<StartTimes> {
   const bin = join(CLI_DIST, "cli.js");
-  const commands = { node: ["-e", "0"], version: [bin, "--version"], help: [bin, "--help"] };
-  const times: Record<keyof typeof commands, number[]> = { node: [], version: [], help: [] };
-  for (let round = -2; round < runs; round++) {
-    for (const [name, args] of Object.entries(commands) as [keyof typeof commands, string[]][]) {
-      const elapsed = timeOnce(args);
-      if (round >= 0) {
-        times[name].push(elapsed);
+  const session = await storedSession(bin);
+  const commands = {
+    node: ["-e", "0"],
+    version: [bin, "--version"],
+    help: [bin, "--help"],
+    token: [bin, "token"],
+  };
+  const times: Record<keyof typeof commands, number[]> = { node: [], version: [], help: [], token: [] };
+  try {
+    for (let round = -2; round < runs; round++) {
+      for (const [name, args] of Object.entries(commands) as [keyof typeof commands, string[]][]) {
+        const elapsed = timeOnce(args, session.env);
+        if (round >= 0) {
+          times[name].push(elapsed);
+        }
       }
     }
+  } finally {
+    await session.remove();
   }
-  return { runs, nodeMs: median(times.node), versionMs: median(times.version), helpMs: median(times.help) };
+  const ratios = times.token.map((ms, round) => ms / (times.node[round] as number));
+  return {
+    runs,
+    nodeMs: median(times.node),
+    versionMs: median(times.version),
+    helpMs: median(times.help),
+    tokenMs: median(times.token),
+    tokenRatio: { low: Math.min(...ratios), median: median(ratios), high: Math.max(...ratios) },
+  };
+}
+
+/** The verdict on `engage-voice token`: its median time over `node -e 0`'s, against the budget. */
+export function tokenStartVerdict(start: StartTimes, budget = TOKEN_START_BUDGET): string {
+  const ratio = start.tokenMs / start.nodeMs;
+  const { low, median: mid, high } = start.tokenRatio;
+  return `\`engage-voice token\` with a valid stored session: ${ratio.toFixed(2)}× \`node -e 0\` (budget ${budget}×): ${ratio <= budget ? "PASS" : "FAIL"} (per-round ratio ${mid.toFixed(2)}× [${low.toFixed(2)}-${high.toFixed(2)}] over ${start.runs} rounds)`;
 }
 
 export async function measureCliSizes(): Promise<CliSizes> {
@@ -96,6 +174,7 @@ export function cliTable(start: StartTimes, sizes: CliSizes): string {
     `| \`node -e 0\` (median of ${start.runs} cold processes) | ${ms(start.nodeMs)} | 1.00× |`,
     `| \`engage-voice --version\` | ${ms(start.versionMs)} | ${ratio(start.versionMs)} |`,
     `| \`engage-voice --help\` | ${ms(start.helpMs)} | ${ratio(start.helpMs)} |`,
+    `| \`engage-voice token\` (a valid stored session) | ${ms(start.tokenMs)} | ${ratio(start.tokenMs)} |`,
     `| \`dist/\` as shipped (auth and client are dependencies) | ${kB(sizes.distBytes)} | |`,
     `| the bin bundled with all it imports (esbuild, node, minified) | ${kB(sizes.bundledMinified)} (${kB(sizes.bundledGzip)} gzip) | |`,
   ].join("\n");

@@ -7,9 +7,10 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { authContender, authFetchContender, coalescingSubject } from "./auth-rows.ts";
 import { checkBudgets, formatBudgetResults, loadBudgets, loadExclusions } from "./budget.ts";
-import { cliTable, measureCliSizes, measureStart } from "./cli.ts";
+import { cliTable, measureCliSizes, measureStart, tokenStartVerdict } from "./cli.ts";
 import { measureCoalescing } from "./coalescing.ts";
 import { contenders, headerMiddleware, NAMES, type Target, verify } from "./contenders.ts";
+import { criticalPathOf, formatCriticalPath } from "./critical-path.ts";
 import { startLocalServer } from "./local-server.ts";
 import { addedCost, addedMicros, type MeasureOptions, measure } from "./measure.ts";
 import { methodSection } from "./method.ts";
@@ -189,12 +190,13 @@ if (runs("size")) {
 }
 
 if (runs("cli")) {
-  const start = measureStart();
+  const start = await measureStart();
   emit(
     [
       "## 5. The command line",
-      "`@engage-voice/cli` (bin `engage-voice`): cold start-up of `node packages/cli/dist/cli.js --version` and `--help` against `node -e 0` on the same Node, each a new process, alternated, medians after two warm-ups; and its size.",
+      "`@engage-voice/cli` (bin `engage-voice`): cold start-up of `node packages/cli/dist/cli.js --version`, `--help` and `token` against `node -e 0` on the same Node, each a new process, alternated, medians after two warm-ups; `token` reads a session that `engage-voice login` stored against a sandbox, stopped before timing (a request would fail the run); and its size.",
       cliTable(start, await measureCliSizes()),
+      `**${tokenStartVerdict(start)}**`,
     ].join("\n\n"),
   );
 }
@@ -208,7 +210,13 @@ if (runs("pipeline")) {
       console.error(`${step.name} failed:\n${result.tail}`);
     }
   }
-  emit(`## 6. Pipeline speed\n\nOne after the other, from the repository root.\n\n${pipelineTable(steps)}`);
+  const tests = steps.find((s) => s.summary);
+  const path = tests?.summary
+    ? `**Critical path of the tests** (the chain of tasks, each started when the one before it ended, that ends last; the run's other tasks ran beside it): ${formatCriticalPath(await criticalPathOf(tests.summary))}.`
+    : "Critical path of the tests: not measured (turbo wrote no run summary).";
+  emit(
+    `## 6. Pipeline speed\n\nOne after the other, from the repository root.\n\n${pipelineTable(steps)}\n\n${path}`,
+  );
 }
 
 const seconds = ((performance.now() - started) / 1000).toFixed(0);

@@ -18,6 +18,8 @@ export interface StepResult {
   tail?: string;
   /** What turbo names as failed ("@engage-voice/docs#test"), when it does. */
   failed?: string;
+  /** The run summary turbo wrote (`--summarize`), when it names one. */
+  summary?: string;
 }
 
 const turbo = ["pnpm", "exec", "turbo", "run"];
@@ -41,6 +43,8 @@ export const STEPS: Step[] = [
       "--force",
       "--continue",
       "--filter=!@engage-voice/bench",
+      // The summary's task times give the critical path.
+      "--summarize",
       quiet,
     ],
   },
@@ -74,6 +78,10 @@ export function runStep(step: Step, cwd = REPO_ROOT, timeoutMs = 10 * 60_000): P
         seconds: (performance.now() - start) / 1000,
         exitCode,
       };
+      const summary = /^\s*Summary:\s+(\S+\.json)\s*$/m.exec(output)?.[1];
+      if (summary) {
+        result.summary = summary;
+      }
       if (exitCode !== 0) {
         result.tail = output.trim().split("\n").slice(-12).join("\n");
         const failed = /^\s*Failed:\s+(.+)$/m.exec(output)?.[1]?.trim();

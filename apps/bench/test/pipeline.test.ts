@@ -23,4 +23,14 @@ describe("runStep", () => {
     expect(result).toMatchObject({ name: "passing", exitCode: 0 });
     expect(result.tail).toBeUndefined();
   });
+
+  it("keeps the run summary turbo names, for the critical path", async () => {
+    const script =
+      "console.log('  Tasks:    1 successful'); console.log('Summary:    /repo/.turbo/runs/abc.json')";
+    const result = await runStep(
+      { name: "summarized", command: [process.execPath, "-e", script] },
+      process.cwd(),
+    );
+    expect(result.summary).toBe("/repo/.turbo/runs/abc.json");
+  });
 });

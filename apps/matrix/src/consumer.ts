@@ -17,6 +17,10 @@ export interface ConsumerOptions {
   files?: Record<string, string>;
 }
 
+/** What npm prints when the registry cannot be reached, or a package is missing from an offline cache. */
+const NETWORK_FAILURE =
+  /E(?:CONNREFUSED|CONNRESET|NOTFOUND|AI_AGAIN|TIMEDOUT|NETUNREACH|NOTCACHED)|SELF_SIGNED_CERT|UNABLE_TO_(?:GET|VERIFY)|network/i;
+
 export async function createConsumer(options: ConsumerOptions): Promise<string> {
   const { dir, tarballs } = options;
   await cp(options.template, dir, { recursive: true, errorOnExist: true, force: false });
@@ -31,11 +35,29 @@ export async function createConsumer(options: ConsumerOptions): Promise<string> 
   for (const [name, contents] of Object.entries(options.files ?? {})) {
     await writeFile(join(dir, name), contents);
   }
-  // openapi-fetch and the like come from the registry; the npm cache makes a repeat run quick.
+  // openapi-fetch and the like come from npm's cache, else from the registry. No retries and a short
+  // timeout: a machine without the network (or, under turbo, without its CA certificates) fails here
+  // in seconds, saying so, instead of waiting out npm's backoff.
   await runOk(
     "npm",
-    ["install", "--no-audit", "--no-fund", "--no-package-lock", "--prefer-offline", "--ignore-scripts"],
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--no-package-lock",
+      "--prefer-offline",
+      "--ignore-scripts",
+      "--fetch-retries=0",
+      "--fetch-timeout=30000",
+    ],
     { cwd: dir, env: consumerEnv({ npm_config_update_notifier: "false" }), timeoutMs: 180_000 },
-  );
+  ).catch((error: Error) => {
+    if (!NETWORK_FAILURE.test(error.message)) {
+      throw error;
+    }
+    throw new Error(
+      `npm could not fetch ${manifestPath}'s registry packages, and they are not all in its cache (no retries): run the matrix once on a machine with network access to fill npm's cache, then again here\n${error.message}`,
+    );
+  });
   return dir;
 }

@@ -17,6 +17,9 @@ export function plainEnv(extra = {}) {
     npm_config_update_notifier: "false",
     npm_config_fund: "false",
     npm_config_audit: "false",
+    // The registries of the tests are local: one that does not answer is a failure to report at once,
+    // not a network to wait out with npm's retry backoff (over a minute).
+    npm_config_fetch_retries: "0",
     ...extra,
   };
 }

@@ -5,11 +5,11 @@
 // remover deletes the lock its rival just created. Here every step that decides between processes is
 // an exclusive create, the one compare-and-set a file system offers, and a takeover never hands the
 // lock over: it removes the stale file, and the exclusive create decides who holds it next.
-import { createHash, randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { link, lstat, mkdir, open, readFile, rename, rm, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { storeFailed } from "./errors.js";
+import { randomHex, sha256Hex } from "./lazy-crypto.js";
 import { type Lease, withLease } from "./lease.js";
 import type { LockHold } from "./store.js";
 
@@ -80,8 +80,8 @@ async function tryCreate(path: string, token: string): Promise<boolean> {
 }
 
 /** The takeover file of generation `n` for the stale lock seen as `identity`. */
-export function takeoverPath(lockPath: string, identity: string, n: number): string {
-  const key = createHash("sha256").update(identity).digest("hex").slice(0, 16);
+export async function takeoverPath(lockPath: string, identity: string, n: number): Promise<string> {
+  const key = (await sha256Hex(identity)).slice(0, 16);
   return `${lockPath}.${key}.${n}.takeover`;
 }
 
@@ -97,10 +97,10 @@ async function takeOverStale(lockPath: string, seen: Seen, staleLockMs: number):
   const guard = (n: number) => takeoverPath(lockPath, seen.identity, n);
   let n = 1;
   for (;;) {
-    if (await tryCreate(guard(n), "takeover")) {
+    if (await tryCreate(await guard(n), "takeover")) {
       break;
     }
-    const left = await inspect(guard(n));
+    const left = await inspect(await guard(n));
     // Released just now: this generation is free again, and skipping it would let two in.
     if (!left) {
       continue;
@@ -120,7 +120,7 @@ async function takeOverStale(lockPath: string, seen: Seen, staleLockMs: number):
       return false;
     }
     // Moved aside, then checked again: what is removed is what was judged stale.
-    const aside = `${lockPath}.${randomBytes(6).toString("hex")}.stale`;
+    const aside = `${lockPath}.${await randomHex(6)}.stale`;
     try {
       await rename(lockPath, aside);
     } catch (error) {
@@ -141,7 +141,7 @@ async function takeOverStale(lockPath: string, seen: Seen, staleLockMs: number):
   } finally {
     // While the stale lock is still there, a leftover removed would be a generation two could take.
     for (let k = n; k >= (gone ? 1 : n); k--) {
-      await unlink(guard(k)).catch(() => {});
+      await unlink(await guard(k)).catch(() => {});
     }
   }
 }
@@ -155,7 +155,7 @@ export async function withFileLock<T>(
   { staleLockMs, lockTimeoutMs }: FileLockOptions,
   task: (hold: LockHold) => Promise<T>,
 ): Promise<T> {
-  const token = randomBytes(16).toString("hex");
+  const token = await randomHex(16);
   try {
     await mkdir(dirname(lockPath), { recursive: true, mode: 0o700 });
   } catch (error) {

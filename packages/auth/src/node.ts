@@ -1,11 +1,11 @@
 // Node-only: imported as `@engage-voice/auth/node`, so the main entry stays free of node:* modules.
-import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { storeFailed } from "./errors.js";
 import { withFileLock } from "./file-lock.js";
+import { randomHex } from "./lazy-crypto.js";
 import { boolean, integer, invalid, optionsOf, refuseUnknown } from "./options.js";
-import type { TokenStore } from "./store.js";
+import { READS_LOCALLY, type TokenStore } from "./store.js";
 import { fromStored, type TokenSet } from "./tokens.js";
 
 export type { TokenStore } from "./store.js";
@@ -74,7 +74,7 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
     }
   }
 
-  return {
+  const store: TokenStore & { [READS_LOCALLY]: true } = {
     get: read,
     async set(tokens) {
       // Read-compare-write: atomic against other managers while the manager holds the lock, which
@@ -85,7 +85,7 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
       if (stored && stored.sequence >= tokens.sequence && stored.accessToken !== tokens.accessToken) {
         return;
       }
-      const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+      const temporary = `${path}.${await randomHex(6)}.tmp`;
       try {
         await mkdir(dirname(path), { recursive: true, mode: 0o700 });
         const file = await open(temporary, "wx", 0o600);
@@ -109,5 +109,7 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
       }
     },
     ...(lock ? { lock: <T>(task: () => Promise<T>) => withFileLock(`${path}.lock`, locking, task) } : {}),
+    [READS_LOCALLY]: true,
   };
+  return store;
 }

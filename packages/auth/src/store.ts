@@ -39,6 +39,18 @@ export interface TokenStore {
   lock?<T>(task: (hold?: LockHold) => Promise<T>): Promise<T>;
 }
 
+/**
+ * Marks a store whose `get` reads local state (`fileStore`: a file), which answers at once or fails.
+ * The manager reads such a store before it takes the lock and takes a fresh set it finds there without
+ * it. A network store's read can wait up to its own timeout, so it is read under the lock only: a
+ * frozen server then fails the renewal within the lock's deadline.
+ */
+export const READS_LOCALLY = Symbol.for("@engage-voice/auth.readsLocally");
+
+/** Whether `store` is marked {@link READS_LOCALLY}. */
+export const readsLocally = (store: TokenStore) =>
+  (store as { [READS_LOCALLY]?: unknown })[READS_LOCALLY] === true;
+
 /** The default store: the token set lives in this object only. */
 export function memoryStore(): TokenStore {
   let saved: TokenSet | undefined;

@@ -28,21 +28,28 @@ export function tokenCalls(
   clock: Clock,
   logger: Logger,
 ) {
-  const client = createClient({
-    baseUrl: origin,
-    fetch: limitedFetch(fetch),
-    timeoutMs,
-    maxRetries: 0,
-    logger,
-    clock,
-  });
+  // Created on the first token call: openapi-fetch reads the global fetch and Request when a client is
+  // made, which makes Node load its fetch implementation; a manager resuming a valid stored session
+  // (`engage-voice token`) sends nothing and should not pay for that.
+  let made: ReturnType<typeof createClient> | undefined;
+  const client = () => {
+    made ??= createClient({
+      baseUrl: origin,
+      fetch: limitedFetch(fetch),
+      timeoutMs,
+      maxRetries: 0,
+      logger,
+      clock,
+    });
+    return made;
+  };
   return {
     /** Exchanges a parent-platform token; the new set's `sequence` is given. */
     exchange: (rcToken: string, sequence: number): Promise<TokenSet> =>
       tokenRequest(
         "The token exchange",
         () =>
-          client.POST("/api/auth/login/rc/accesstoken", {
+          client().POST("/api/auth/login/rc/accesstoken", {
             params: { query: { includeRefresh: true } },
             body: { rcAccessToken: rcToken, rcTokenType: "Bearer" },
             ...requestInit,
@@ -63,7 +70,7 @@ export function tokenCalls(
       tokenRequest(
         "The token refresh",
         () =>
-          client.POST("/api/auth/token/refresh", {
+          client().POST("/api/auth/token/refresh", {
             body: { refresh_token: current.refreshToken, rcTokenType: "Bearer" },
             ...requestInit,
           }),

@@ -11,7 +11,7 @@ import {
 import type { exchangeLimiter } from "./exchange-limiter.js";
 import { isMarkOf, LockLost, markInFlight, stillHeld } from "./in-flight.js";
 import type { RenewalPolicy } from "./renewal-policy.js";
-import type { LockHold, TokenStore } from "./store.js";
+import { type LockHold, readsLocally, type TokenStore } from "./store.js";
 import type { tokenCalls } from "./token-calls.js";
 import { fromStored, type TokenSet, withoutRefreshToken } from "./tokens.js";
 import type { Clock, Logger } from "./types.js";
@@ -305,6 +305,33 @@ export function createTokenCycler(deps: CyclerDeps) {
     }
   }
 
+  /**
+   * A newer set in a locking store that reads locally and already meets `need`, read without the
+   * lock: a process that resumes a valid session (each `engage-voice token`) takes no lock and makes no
+   * token call. Anything else, a failed read too, is decided under the lock, where the store is read
+   * again.
+   */
+  async function storedWithoutLock(gen: number, need: Need): Promise<TokenSet | undefined> {
+    let stored: TokenSet | undefined;
+    try {
+      stored = fromStored(await store.get());
+    } catch {
+      return undefined;
+    }
+    if (
+      gen !== generation ||
+      !stored ||
+      stored.accessToken === tokens?.accessToken ||
+      stored.sequence < (tokens?.sequence ?? 0) ||
+      !meets(stored, need, clock.now())
+    ) {
+      return undefined;
+    }
+    tokens = stored;
+    inStore = stored;
+    return stored;
+  }
+
   /** The renewal under way, or a new one for `need`. */
   function acquire(need: Need): Promise<TokenSet> {
     if (renewal) {
@@ -312,7 +339,10 @@ export function createTokenCycler(deps: CyclerDeps) {
     }
     const gen = generation;
     const run = (hold?: LockHold) => renew(gen, need, hold);
-    const started: Promise<TokenSet> = (store.lock ? underLock(run) : run()).finally(() => {
+    const locked = async () => (await storedWithoutLock(gen, need)) ?? underLock(run);
+    const started: Promise<TokenSet> = (
+      store.lock ? (readsLocally(store) ? locked() : underLock(run)) : run()
+    ).finally(() => {
       if (renewal === started) {
         renewal = undefined;
       }

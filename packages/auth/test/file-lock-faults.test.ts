@@ -105,7 +105,7 @@ describe("the lock file when the file system refuses", () => {
     const path = join(dir, "tokens.json");
     await writeFile(`${path}.lock`, "another-users-holder");
     await age(`${path}.lock`, 60_000);
-    const leftover = takeoverPath(`${path}.lock`, await identityOf(`${path}.lock`), 1);
+    const leftover = await takeoverPath(`${path}.lock`, await identityOf(`${path}.lock`), 1);
     await writeFile(leftover, "takeover");
     await age(leftover, 60_000);
     faults.rename = "EPERM";
@@ -202,7 +202,7 @@ describe("a takeover by another process", () => {
     const path = join(dir, "tokens.json");
     await writeFile(`${path}.lock`, "crashed-holder");
     await age(`${path}.lock`, 60_000);
-    await writeFile(takeoverPath(`${path}.lock`, await identityOf(`${path}.lock`), 1), "takeover");
+    await writeFile(await takeoverPath(`${path}.lock`, await identityOf(`${path}.lock`), 1), "takeover");
     const error = await fileStore(path, { staleLockMs: 3_600_000, lockTimeoutMs: 300 })
       .lock?.(async () => "held")
       .catch((e: unknown) => e);
@@ -216,8 +216,8 @@ describe("a takeover by another process", () => {
       await age(`${path}.lock`, 60_000);
       const identity = await identityOf(`${path}.lock`);
       for (const n of [1, 2]) {
-        await writeFile(takeoverPath(`${path}.lock`, identity, n), "takeover");
-        await age(takeoverPath(`${path}.lock`, identity, n), 60_000);
+        await writeFile(await takeoverPath(`${path}.lock`, identity, n), "takeover");
+        await age(await takeoverPath(`${path}.lock`, identity, n), 60_000);
       }
       let inside = 0;
       let most = 0;

@@ -1,6 +1,5 @@
 // Where profiles and sessions live: the platform's config directory, one token file per profile
 // and host, and a config file with each profile's hosts (no secret in it).
-import { randomBytes } from "node:crypto";
 import { chmod, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
 import { fileStore, type TokenStore } from "@engage-voice/auth/node";
@@ -145,6 +144,8 @@ export async function readConfig(dir: string): Promise<ConfigFile> {
 /** Writes through a temporary file and a rename, mode 0600, in a folder of mode 0700. */
 export async function writeConfig(dir: string, config: ConfigFile): Promise<void> {
   const path = configPath(dir);
+  // Imported here: a command that only reads (engage-voice token) should not load node:crypto.
+  const { randomBytes } = await import("node:crypto");
   const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
   try {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });

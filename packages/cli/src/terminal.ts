@@ -1,6 +1,5 @@
 // The little terminal work a CLI needs, without a dependency: a table, a spinner on stderr, a
 // prompt that does not echo, a yes/no question, reading stdin.
-import { createInterface } from "node:readline";
 import { CliError, EXIT, usageError } from "./exit.js";
 
 export interface OutStream {
@@ -203,6 +202,8 @@ export function promptHidden(question: string, stdin: InStream, stderr: OutStrea
 
 /** A yes/no question on a terminal; anything but y or yes is no. */
 export async function confirm(question: string, stdin: InStream, stderr: OutStream): Promise<boolean> {
+  // Imported here: only a question needs it, and every command loads this module.
+  const { createInterface } = await import("node:readline");
   const lines = createInterface({ input: stdin, output: stderr as NodeJS.WritableStream, terminal: true });
   try {
     const answer = await new Promise<string>((resolve) => {

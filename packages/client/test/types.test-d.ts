@@ -1,4 +1,4 @@
-// Type-level contract: checked by vitest's typecheck (tsc) in every test run.
+// Type-level contract: checked by tsc in the typecheck task of every test run (tsconfig.json includes test/).
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type Account,
