@@ -1,5 +1,5 @@
-// `pnpm start` (after `turbo run build`): the stateful sandbox of both hosts, the API reference and
-// a stateless Prism mock, all on 127.0.0.1, with their URLs and a copy-paste example; Ctrl-C stops them.
+// `pnpm start` (after `turbo run build`): the stateful sandbox of both hosts, the API reference, the
+// try-it console and a stateless Prism mock, all on 127.0.0.1, with their URLs and a copy-paste example; Ctrl-C stops them.
 // `--ephemeral-ports` takes free ports instead of the usual ones (tests run it that way).
 import { fileURLToPath } from "node:url";
 import { fillSandbox } from "@engage-voice/docs/scripts/sandbox-page.mjs";
@@ -16,11 +16,13 @@ async function port(preferred) {
 
 const sandbox = await startSandbox({ mainPort: await port(4020), legacyPort: await port(4021) });
 const prism = await startPrism({ port: await port(4010) });
-// The getting-started page shows the sandbox's addresses and credentials when served from here.
+// The getting-started page and the try-it console show the sandbox's addresses and credentials when
+// served from here.
+const FILLED = new Set(["/index.html", "/console.html"]);
 const docs = await serveStatic(docsDist, {
   port: await port(8080),
   transform: (pathname, body) =>
-    pathname === "/index.html" ? fillSandbox(body.toString("utf8"), sandbox, { mockUrl: prism.url }) : body,
+    FILLED.has(pathname) ? fillSandbox(body.toString("utf8"), sandbox, { mockUrl: prism.url }) : body,
 });
 
 console.log(`${describeSandbox(sandbox)}
@@ -28,6 +30,7 @@ console.log(`${describeSandbox(sandbox)}
   (To run those lines, save them as example.mjs at the repository root, then: node example.mjs)
 
 API reference          ${docs.url}/reference.html
+Try-it console         ${docs.url}/console.html  (sends requests: this sandbox first, credentials pre-filled)
 Getting started        ${docs.url}/  (its commands run on this sandbox as shown)
 Bundled document       ${docs.url}/openapi.json
 Prism mock             ${prism.url}  (both hosts, stateless, answers from the document's examples)

@@ -46,7 +46,13 @@ const url = (label) => {
 };
 
 test("serves only on 127.0.0.1 and prints every URL", () => {
-  for (const label of ["\\{base_url\\}", "\\{legacy_base_url\\}", "API reference", "Prism mock"]) {
+  for (const label of [
+    "\\{base_url\\}",
+    "\\{legacy_base_url\\}",
+    "API reference",
+    "Try-it console",
+    "Prism mock",
+  ]) {
     url(label);
   }
   assert.doesNotMatch(output, /http:\/\/(?!127\.0\.0\.1)/);
@@ -71,6 +77,14 @@ test("the getting-started page is served with this sandbox's addresses, and /fav
   const icon = await fetch(`${docs}/favicon.ico`);
   assert.equal(icon.status, 200);
   assert.equal(icon.headers.get("content-type"), "image/svg+xml");
+});
+
+test("the try-it console is served with this sandbox's addresses and seeded credentials", async () => {
+  const page = await (await fetch(`${url("Try-it console")}/console.html`)).text();
+  const settings = JSON.parse(page.match(/id="sandbox-settings">([^<]*)</)?.[1] ?? "null");
+  assert.equal(settings?.mainUrl, url("\\{base_url\\}"));
+  assert.equal(settings?.legacyUrl, url("\\{legacy_base_url\\}"));
+  assert.ok(settings?.rcAccessToken && output.includes(settings.rcAccessToken), "the printed parent token");
 });
 
 test("the Prism mock answers from the document", async () => {

@@ -8,10 +8,11 @@ import { access, mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { serveStatic } from "@engage-voice/test-kit/servers";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain ES modules without declarations
 import { fillSandbox } from "../scripts/sandbox-page.mjs";
+import { launchChromium, openPage } from "./chromium.js";
 import { runCurl, runTypeScript, typecheck, writeSamples } from "./run-samples.js";
 
 type Sample = { lang: string; label: string; source: string };
@@ -41,41 +42,13 @@ const flat = (text: string) => text.replace(/\s+/g, " ").trim();
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-  });
+  browser = await launchChromium();
   await mkdir(artifacts, { recursive: true });
 });
 afterAll(() => browser?.close());
 
-/**
- * Opens a page, recording every request other than the page's own file or origin and every console
- * error. From disk the network is cut, so nothing could load even if the page asked.
- */
-async function open(url: string, width: number) {
-  const local = url.startsWith("file:");
-  const context = await browser.newContext({ offline: local, viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  const requests: string[] = [];
-  const errors: string[] = [];
-  const origin = new URL(url).origin;
-  page.on("request", (request) => {
-    const target = request.url();
-    if (/^(data|blob):/.test(target) || (local ? target.startsWith("file:") : target === url)) {
-      return;
-    }
-    requests.push(target);
-  });
-  page.on("console", (message) => {
-    if (message.type() === "error") {
-      errors.push(message.text());
-    }
-  });
-  page.on("pageerror", (error) => errors.push(error.message));
-  await page.goto(url, { waitUntil: "load" });
-  return { page, requests, errors, origin, close: () => context.close() };
-}
+/** A page of dist/ or of the docs server, in the browser these tests share. */
+const open = (url: string, width: number) => openPage(browser, url, width);
 
 /**
  * Elements whose content is wider than their box, measured in the page: content cut off, drawn over
