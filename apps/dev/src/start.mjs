@@ -33,6 +33,7 @@ API reference          ${docs.url}/reference.html
 Try-it console         ${docs.url}/console.html  (sends requests: this sandbox first, credentials pre-filled)
 Getting started        ${docs.url}/  (its commands run on this sandbox as shown)
 Bundled document       ${docs.url}/openapi.json
+For assistants         ${docs.url}/llms.txt  (Markdown: one page per operation, under /operations/)
 Prism mock             ${prism.url}  (both hosts, stateless, answers from the document's examples)
 
 Use the sandbox to develop against behaviour (tokens expire, refresh tokens rotate, permanent tokens

@@ -87,6 +87,22 @@ test("the try-it console is served with this sandbox's addresses and seeded cred
   assert.ok(settings?.rcAccessToken && output.includes(settings.rcAccessToken), "the printed parent token");
 });
 
+test("llms.txt and the Markdown page of each operation it links are served", async () => {
+  const llms = await fetch(url("For assistants").concat("/llms.txt"));
+  assert.equal(llms.headers.get("content-type"), "text/plain; charset=utf-8");
+  const links = [...(await llms.text()).matchAll(/\]\((operations\/[^)]+\.md)\)/g)].map((match) => match[1]);
+  const spec = await (await fetch(`${url("API reference")}/openapi.json`)).json();
+  const operationIds = Object.values(spec.paths).flatMap((item) =>
+    Object.values(item).flatMap((operation) => operation.operationId ?? []),
+  );
+  assert.deepEqual(links.sort(), operationIds.map((id) => `operations/${id}.md`).sort());
+  for (const link of links) {
+    const page = await fetch(`${url("For assistants")}/${link}`);
+    assert.equal(page.status, 200, link);
+    assert.equal(page.headers.get("content-type"), "text/markdown; charset=utf-8");
+  }
+});
+
 test("the Prism mock answers from the document", async () => {
   const response = await fetch(`${url("Prism mock")}/voice/api/v1/admin/accounts`, {
     headers: { Authorization: "Bearer any" },

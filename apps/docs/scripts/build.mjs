@@ -1,9 +1,9 @@
 // Builds the published reference from the bundled document: dist/reference.html (Redoc, with its
 // scripts inlined so the page works offline), dist/index.html (getting started with the auth flows),
-// dist/console.html (the try-it console, Scalar, also self-contained), and the bundled document itself
-// next to them, which the reference offers for download.
+// dist/console.html (the try-it console, Scalar, also self-contained), the bundled document itself
+// next to them, which the reference offers for download, and llms.txt with a Markdown page per operation.
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -37,6 +37,15 @@ function insertBefore(html, marker, text) {
 await mkdir(dist, { recursive: true });
 await copyFile(specJson, `${dist}openapi.json`);
 await copyFile(specYaml, `${dist}openapi.yaml`);
+// The per-host documents and the Markdown made from the document (llms.txt links them all), as
+// @engage-voice/spec ships them.
+for (const host of ["main", "legacy"]) {
+  await copyFile(require.resolve(`@engage-voice/spec/openapi.${host}.json`), `${dist}openapi.${host}.json`);
+}
+const llms = require.resolve("@engage-voice/spec/llms.txt");
+await copyFile(llms, `${dist}llms.txt`);
+await rm(`${dist}operations`, { recursive: true, force: true });
+await cp(join(dirname(llms), "operations"), `${dist}operations`, { recursive: true });
 await writeFile(`${dist}favicon.svg`, FAVICON_SVG);
 
 // Redoc renders a copy arranged for reading (see present.mjs); the download links offer the document
