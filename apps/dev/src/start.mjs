@@ -1,6 +1,7 @@
 // `pnpm start` (after `turbo run build`): the stateful sandbox of both hosts, the API reference, the
 // try-it console and a stateless Prism mock, all on 127.0.0.1, with their URLs and a copy-paste example; Ctrl-C stops them.
-// `--ephemeral-ports` takes free ports instead of the usual ones (tests run it that way).
+// `--ephemeral-ports` takes free ports instead of the usual ones (tests run it that way);
+// `DOCS_PORT=N` sets the docs server's port (8080 when free by default).
 import { fileURLToPath } from "node:url";
 import { fillSandbox } from "@engage-voice/docs/scripts/sandbox-page.mjs";
 import { describeSandbox, startSandbox } from "@engage-voice/sandbox";
@@ -8,6 +9,31 @@ import { freePort, portInUse, serveStatic, startPrism } from "@engage-voice/test
 
 const docsDist = fileURLToPath(import.meta.resolve("@engage-voice/docs/dist/"));
 const ephemeral = process.argv.includes("--ephemeral-ports");
+const DOCS_PORT = 8080;
+
+/**
+ * The docs server's port when DOCS_PORT names one: refused in one line, before anything starts, when
+ * it is not a port or is in use (it was asked for by name, so another would surprise).
+ */
+async function chosenDocsPort() {
+  const value = process.env.DOCS_PORT;
+  if (value === undefined || value === "") {
+    return undefined;
+  }
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    console.error("pnpm start: DOCS_PORT must be a port number from 1 to 65535");
+    process.exit(2);
+  }
+  if (await portInUse(port)) {
+    console.error(
+      `pnpm start: port ${port} on 127.0.0.1 is in use: stop what holds it, or pick another with DOCS_PORT=${port + 1} pnpm start`,
+    );
+    process.exit(1);
+  }
+  return port;
+}
+const docsPort = await chosenDocsPort();
 
 /** The usual port when it is free, another free one otherwise. */
 async function port(preferred) {
@@ -20,7 +46,7 @@ const prism = await startPrism({ port: await port(4010) });
 // served from here.
 const FILLED = new Set(["/index.html", "/console.html"]);
 const docs = await serveStatic(docsDist, {
-  port: await port(8080),
+  port: docsPort ?? (await port(DOCS_PORT)),
   transform: (pathname, body) =>
     FILLED.has(pathname) ? fillSandbox(body.toString("utf8"), sandbox, { mockUrl: prism.url }) : body,
 });

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
 import { rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -128,4 +129,55 @@ test("the printed TypeScript lines run as printed, from the repository root", as
   await writeFile(`${root}example.mjs`, source);
   const { stdout } = await run(process.execPath, ["example.mjs"], { cwd: root, timeout: 20_000 });
   assert.match(stdout, /Sandbox Sales/);
+});
+
+/** Runs start.mjs with `env` until it prints its URLs or exits; stops it then. */
+async function startWith(env) {
+  const started = spawn(process.execPath, [startScript, "--ephemeral-ports"], {
+    env: { ...process.env, ...env },
+  });
+  let printed = "";
+  started.stdout.on("data", (chunk) => (printed += chunk));
+  started.stderr.on("data", (chunk) => (printed += chunk));
+  const exited = new Promise((resolve) => started.once("exit", resolve));
+  const deadline = Date.now() + 60_000;
+  while (
+    started.exitCode === null &&
+    !printed.includes("Ctrl-C stops everything.") &&
+    Date.now() < deadline
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const code = started.exitCode;
+  if (code === null) {
+    started.kill("SIGTERM");
+  }
+  await exited;
+  return { code, printed };
+}
+
+test("DOCS_PORT sets the docs server's port; a bad or busy one is refused before anything starts", async () => {
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const busy = probe.address().port;
+  try {
+    const refused = await startWith({ DOCS_PORT: String(busy) });
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.printed,
+      new RegExp(`port ${busy} on 127\\.0\\.0\\.1 is in use.*DOCS_PORT=${busy + 1} pnpm start`),
+    );
+    assert.doesNotMatch(refused.printed, /Sandbox|Prism/);
+    const invalid = await startWith({ DOCS_PORT: "eighty" });
+    assert.equal(invalid.code, 2);
+    assert.match(invalid.printed, /DOCS_PORT must be a port number/);
+  } finally {
+    await new Promise((resolve) => probe.close(resolve));
+  }
+  // The port just freed is the one asked for now.
+  const chosen = await startWith({ DOCS_PORT: String(busy) });
+  assert.match(
+    chosen.printed,
+    new RegExp(`API reference\\s+http://127\\.0\\.0\\.1:${busy}/reference\\.html`),
+  );
 });

@@ -4,13 +4,15 @@
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
 /**
- * The copy of the bundled document that Redoc renders. Two changes, both leaving every operation's
+ * The copy of the bundled document that Redoc renders. Three changes, all leaving every operation's
  * meaning as it is:
  *
  * - Redoc's landing panel lists only the root servers, i.e. the contact-center host, and shows it as
  *   `{base_url}`. Each operation gets its effective servers written out (the root ones for the
  *   contact-center host), and the root list becomes every host's actual URLs, so a reader sees both
  *   hosts on the first screen.
+ * - Descriptions have their paragraphs on one line each (unwrapParagraphs: Redoc's search glues the
+ *   words on either side of a line break).
  * - Redoc draws `additionalProperties: true` as a row `property name*` "any additional property" in
  *   every open schema. Leaving the keyword out means the same in JSON Schema; the schema's description
  *   says it in words instead.
@@ -34,6 +36,7 @@ export function presentable(bundled) {
     }
   }
   document.servers = hosts.flatMap(expandServer);
+  visitDescriptions(document, (text) => unwrapParagraphs(text));
   visitSchemas(document, (schema) => {
     if (schema.additionalProperties !== true) {
       return;
@@ -42,6 +45,56 @@ export function presentable(bundled) {
     schema.description = `${(schema.description ?? "").trim()}\n\nMay carry fields not listed here.`.trim();
   });
   return document;
+}
+
+/** Lines that start a block of their own in Markdown: list items, headings, tables, quotes, fences. */
+const BLOCK_START = /^\s*(?:[-*+]\s|\d+[.)]\s|#|\||>|```|~~~)/;
+
+/**
+ * Joins the lines of each Markdown paragraph (and list item) with a space. The document's descriptions
+ * are wrapped at a fixed width, and a soft line break means a space, but Redoc's search drops the line
+ * break and shows "isthe" or "tokenand" in its excerpts. Blocks, fenced code, tables, headings and hard
+ * breaks (two trailing spaces, a backslash) keep their lines.
+ */
+export function unwrapParagraphs(markdown) {
+  const out = [];
+  let fenced = false;
+  for (const line of markdown.split("\n")) {
+    const fence = /^\s*(?:```|~~~)/.test(line);
+    const previous = out.at(-1);
+    const joinable =
+      !fenced &&
+      !fence &&
+      previous !== undefined &&
+      previous.trim() !== "" &&
+      line.trim() !== "" &&
+      !BLOCK_START.test(line) &&
+      !/^\s*(?:\||#|```|~~~)/.test(previous) &&
+      !/(?: {2}|\\)$/.test(previous);
+    if (joinable) {
+      out[out.length - 1] = `${previous.trimEnd()} ${line.trim()}`;
+    } else {
+      out.push(line);
+    }
+    if (fence) {
+      fenced = !fenced;
+    }
+  }
+  return out.join("\n");
+}
+
+/** Rewrites every `description` of the document (not example values, which are data). */
+function visitDescriptions(node, rewrite) {
+  if (!node || typeof node !== "object") {
+    return;
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "description" && typeof value === "string") {
+      node[key] = rewrite(value);
+    } else if (key !== "example" && key !== "examples" && key !== "x-codeSamples") {
+      visitDescriptions(value, rewrite);
+    }
+  }
 }
 
 /** One concrete server per URL a variable can take, the default first, each saying which variable it is. */
@@ -93,21 +146,19 @@ div:has(> div > [data-component-name^="Typography/H"]):has(> div [data-component
 div:has(> div [data-component-name="SplitButton/SplitButton"]) > div:has(> [data-component-name^="Typography/H"]) {
   flex: 1 1 100% !important;
 }
-/* Samples wrap instead of running under the panel's edge and its copy button. */
+/* Samples keep their lines as written: a line never breaks inside a URL, a flag or a token (a line
+   split there reads as two, and a break after a hyphen even changes a flag). A line longer than the
+   panel scrolls within its sample. The copy button gets a strip of its own above the code, so that no
+   line, however long, runs under it. */
 [data-component-name="CodeBlock/CodeBlockContainer"],
-[data-component-name="CodeBlock/CodeBlockContainer"] code {
-  white-space: pre-wrap !important;
-  overflow-wrap: anywhere !important;
+[data-component-name="CodeBlock/CodeBlockContainer"] * {
+  white-space: pre !important;
+  overflow-wrap: normal !important;
+  word-break: normal !important;
 }
-/* Room for the copy button on the first line only (a float), not a gutter down the whole sample. */
 [data-component-name="CodeBlock/CodeBlockContainer"] {
-  padding-right: 12px !important;
-}
-[data-component-name="CodeBlock/CodeBlockContainer"]::before {
-  content: "";
-  float: right;
-  width: 2.5rem;
-  height: 1.4em;
+  overflow-x: auto !important;
+  padding-top: 2.2rem !important;
 }
 /* Paths, example names and "deprecated" badges in the right-hand panels make room for each other
    (a badge or the language menu moves to the next line) instead of ending in an ellipsis. */

@@ -37,6 +37,8 @@ const hostUrls = [document.servers[0], operations.find((op) => op.servers)?.serv
   (server) => Object.values(server.variables as Record<string, { default: string }>)[0]?.default as string,
 );
 const WIDTHS = [1280, 1440];
+// A phone's width: the getting-started page is read there too.
+const GUIDE_WIDTHS = [390, ...WIDTHS];
 const flat = (text: string) => text.replace(/\s+/g, " ").trim();
 
 let browser: Browser;
@@ -70,6 +72,12 @@ function overflowing(page: Page): Promise<string[]> {
       if (box.width <= 1 || box.height <= 1) {
         continue;
       }
+      // A code sample may scroll sideways within its box (a URL longer than the line): by design.
+      const code = element.closest('pre, [data-component-name="CodeBlock/CodeBlockContainer"]');
+      const scrolls = code && ["auto", "scroll"].includes(getComputedStyle(code).overflowX);
+      if (scrolls) {
+        continue;
+      }
       if (element.scrollWidth > element.clientWidth + 1) {
         const name = element.getAttribute("data-component-name") ?? element.className;
         const text = (element.textContent ?? "").trim().slice(0, 60);
@@ -80,6 +88,37 @@ function overflowing(page: Page): Promise<string[]> {
     }
     return found;
   });
+}
+
+/**
+ * Words of code split over two lines: each run of non-space characters of a text node must sit on one
+ * line (a line box of its own per fragment otherwise).
+ */
+function splitWords(page: Page, code: string): Promise<string[]> {
+  return page.evaluate((code) => {
+    const found: string[] = [];
+    for (const block of globalThis.document.querySelectorAll(code)) {
+      const box = block.getBoundingClientRect();
+      if (box.width === 0) {
+        continue;
+      }
+      const walker = globalThis.document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const word of (node.textContent ?? "").matchAll(/\S+/g)) {
+          const range = globalThis.document.createRange();
+          range.setStart(node, word.index ?? 0);
+          range.setEnd(node, (word.index ?? 0) + word[0].length);
+          const tops = new Set(
+            [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
+          );
+          if (tops.size > 1) {
+            found.push(word[0]);
+          }
+        }
+      }
+    }
+    return found;
+  }, code);
 }
 
 /** Samples whose text lies under their own copy button (the button is drawn over the code). */
@@ -216,6 +255,7 @@ describe("API reference (dist/reference.html), offline", () => {
           expect(text).not.toContain("property name");
           expect(await overflowing(page), op.operationId).toEqual([]);
           expect(await coveredByCopyButton(page), op.operationId).toEqual([]);
+          expect(await splitWords(page, REDOC_CODE.code), op.operationId).toEqual([]);
           await page.screenshot({ path: `${artifacts}reference-${op.operationId}-${width}.png` });
 
           await chooseLanguage(page, "curl", "TypeScript");
@@ -223,6 +263,7 @@ describe("API reference (dist/reference.html), offline", () => {
           expect(withTs, `${op.operationId}: TypeScript sample`).toContain(flat(sample("TypeScript")));
           expect(await overflowing(page), `${op.operationId} (TypeScript)`).toEqual([]);
           expect(await coveredByCopyButton(page), `${op.operationId} (TypeScript)`).toEqual([]);
+          expect(await splitWords(page, REDOC_CODE.code), `${op.operationId} (TypeScript)`).toEqual([]);
 
           // The request body as Redoc renders it: where a long form value was once cut off.
           const payload = payloadOf(op);
@@ -249,8 +290,46 @@ describe("API reference (dist/reference.html), offline", () => {
   }
 });
 
+/** Every word of every text in the document, lower case: what a search excerpt may show. */
+function wordsOf(node: unknown, words = new Set<string>()): Set<string> {
+  if (typeof node === "string") {
+    for (const word of node.toLowerCase().split(/[^a-z]+/)) {
+      words.add(word);
+    }
+  } else if (node && typeof node === "object") {
+    for (const [key, value] of Object.entries(node)) {
+      words.add(key.toLowerCase());
+      wordsOf(value, words);
+    }
+  }
+  return words;
+}
+
+describe("API reference search", () => {
+  it("shows excerpts whose words are the document's, none glued to the next line's", async () => {
+    const known = wordsOf(document);
+    const { page, errors, close } = await open(new URL("reference.html", dist).href, 1280);
+    await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 60_000 });
+    const glued: string[] = [];
+    for (const query of ["authenticate", "token", "refresh", "deprecated"]) {
+      await page.getByText("Search Ctrl+K").first().click();
+      await page.keyboard.type(query);
+      const items = page.locator('[data-component-name="Search/SearchItem"]');
+      await items.first().waitFor();
+      const text = (await items.allInnerTexts()).join("\n").toLowerCase();
+      glued.push(...text.split(/[^a-z]+/).filter((word) => word.length > 2 && !known.has(word)));
+      await page.keyboard.press("Escape");
+    }
+    // Redoc's own labels in a result ("path parameters → apiToken") are not the document's words.
+    const REDOC = new Set(["parameters"]);
+    expect([...new Set(glued)].filter((word) => !REDOC.has(word))).toEqual([]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
 describe("getting started (dist/index.html)", () => {
-  for (const width of WIDTHS) {
+  for (const width of GUIDE_WIDTHS) {
     it(`from disk: production values, copy buttons, the auth README, nothing overflowing at ${width} px`, async () => {
       const { page, requests, errors, close } = await open(new URL("index.html", dist).href, width);
       expect(await page.title()).toContain("Getting started");
@@ -278,10 +357,15 @@ describe("getting started (dist/index.html)", () => {
       expect(await page.locator('link[rel="icon"][href^="data:"]').count()).toBe(1);
       expect(await overflowing(page)).toEqual([]);
       expect(await coveredByCopyButton(page, GUIDE_CODE)).toEqual([]);
+      expect(await splitWords(page, GUIDE_CODE.code)).toEqual([]);
       await page.screenshot({ path: `${artifacts}getting-started-disk-${width}.png`, fullPage: true });
 
       await page.locator("a[href='reference.html']").first().click();
-      await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 60_000 });
+      // Attached, not visible: at a phone's width Redoc folds its sidebar behind a menu button.
+      await page
+        .getByText("Contact-center host ({base_url})")
+        .first()
+        .waitFor({ state: "attached", timeout: 60_000 });
       expect(requests).toEqual([]);
       expect(errors).toEqual([]);
       await close();
