@@ -52,7 +52,12 @@ await writeFile(`${dist}favicon.svg`, FAVICON_SVG);
 // exactly as bundled.
 const scratch = await mkdtemp(join(tmpdir(), "engage-voice-docs-"));
 const rendered = join(scratch, "openapi.json");
-await writeFile(rendered, JSON.stringify(presentable(JSON.parse(await readFile(specJson, "utf8")))));
+// The spec package ships its CHANGELOG.md beside dist/ (its exports name the documents only).
+const changelog = await readFile(join(dirname(specJson), "..", "CHANGELOG.md"), "utf8");
+await writeFile(
+  rendered,
+  JSON.stringify(presentable(JSON.parse(await readFile(specJson, "utf8")), { changelog })),
+);
 const reference = `${dist}reference.html`;
 await promisify(execFile)(process.execPath, [
   redocly,

@@ -4,21 +4,26 @@
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
 /**
- * The copy of the bundled document that Redoc renders. Three changes, all leaving every operation's
+ * The copy of the bundled document that Redoc renders. Four changes, all leaving every operation's
  * meaning as it is:
  *
  * - Redoc's landing panel lists only the root servers, i.e. the contact-center host, and shows it as
  *   `{base_url}`. Each operation gets its effective servers written out (the root ones for the
  *   contact-center host), and the root list becomes every host's actual URLs, so a reader sees both
  *   hosts on the first screen.
+ * - With `changelog` (the text of the spec's CHANGELOG.md), the introduction ends with a Changelog
+ *   section of the released versions.
  * - Descriptions have their paragraphs on one line each (unwrapParagraphs: Redoc's search glues the
  *   words on either side of a line break).
  * - Redoc draws `additionalProperties: true` as a row `property name*` "any additional property" in
  *   every open schema. Leaving the keyword out means the same in JSON Schema; the schema's description
  *   says it in words instead.
  */
-export function presentable(bundled) {
+export function presentable(bundled, { changelog } = {}) {
   const document = structuredClone(bundled);
+  if (changelog !== undefined) {
+    document.info.description = `${document.info.description.trimEnd()}\n\n${changelogSection(changelog)}`;
+  }
   const root = document.servers ?? [];
   const hosts = [...root];
   for (const item of Object.values(document.paths)) {
@@ -45,6 +50,20 @@ export function presentable(bundled) {
     schema.description = `${(schema.description ?? "").trim()}\n\nMay carry fields not listed here.`.trim();
   });
   return document;
+}
+
+/**
+ * The reference's changelog section, from `@engage-voice/spec`'s CHANGELOG.md: each released version's
+ * notes, newest first as the file has them, their headings one level down so that they nest under
+ * "Changelog" in Redoc's sidebar.
+ */
+export function changelogSection(changelog) {
+  const start = changelog.search(/^## /m);
+  const released = start < 0 ? "" : changelog.slice(start).trim();
+  const body = released
+    ? released.replace(/^(#{2,5}) /gm, "#$1 ")
+    : "No version of the document has been released yet.";
+  return `## Changelog\n\nThe changes of each released version of the document (\`@engage-voice/spec\`), operation by operation.\n\n${body}\n`;
 }
 
 /** Lines that start a block of their own in Markdown: list items, headings, tables, quotes, fences. */

@@ -27,6 +27,10 @@ type Operation = {
 
 const require = createRequire(import.meta.url);
 const document = JSON.parse(await readFile(require.resolve("@engage-voice/spec/openapi.json"), "utf8"));
+const changelog = await readFile(
+  new URL("../CHANGELOG.md", `file://${require.resolve("@engage-voice/spec/openapi.json")}`),
+  "utf8",
+);
 const dist = new URL("../dist/", import.meta.url);
 const artifacts = new URL("../test-results/", import.meta.url).pathname;
 const operations: Operation[] = Object.values(document.paths).flatMap((item) =>
@@ -224,6 +228,17 @@ describe("API reference (dist/reference.html), offline", () => {
         expect(servers).toContain(url);
       }
       expect(landing).toContain("Download OpenAPI description");
+      // The Changelog section: every released version of the spec's CHANGELOG.md, or the line that
+      // says none is.
+      const released = [...changelog.matchAll(/^## (\S+)/gm)].map((m) => m[1] as string);
+      const expected = [
+        "Changelog",
+        ...(released.length ? released : ["No version of the document has been released yet."]),
+      ];
+      const changes = await waitForText(page, expected);
+      for (const text of expected) {
+        expect(changes, "the Changelog section").toContain(text);
+      }
       for (const file of ["openapi.json", "openapi.yaml"]) {
         expect(await page.locator(`a[href$="${file}"]`).count(), file).toBeGreaterThan(0);
         await access(new URL(file, dist));
