@@ -4,7 +4,7 @@
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
 /**
- * The copy of the bundled document that Redoc renders. Four changes, all leaving every operation's
+ * The copy of the bundled document that Redoc renders. Five changes, all leaving every operation's
  * meaning as it is:
  *
  * - Redoc's landing panel lists only the root servers, i.e. the contact-center host, and shows it as
@@ -13,6 +13,7 @@ const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "tr
  *   hosts on the first screen.
  * - With `changelog` (the text of the spec's CHANGELOG.md), the introduction ends with a Changelog
  *   section of the released versions.
+ * - Each operation's description ends with the `errorCode`s its documented error bodies show.
  * - Descriptions have their paragraphs on one line each (unwrapParagraphs: Redoc's search glues the
  *   words on either side of a line break).
  * - Redoc draws `additionalProperties: true` as a row `property name*` "any additional property" in
@@ -41,6 +42,15 @@ export function presentable(bundled, { changelog } = {}) {
     }
   }
   document.servers = hosts.flatMap(expandServer);
+  for (const item of Object.values(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      const table = operation && errorCodeTable(errorCodesOf(document, operation));
+      if (table) {
+        operation.description = `${(operation.description ?? "").trimEnd()}\n\n${table}`;
+      }
+    }
+  }
   visitDescriptions(document, (text) => unwrapParagraphs(text));
   visitSchemas(document, (schema) => {
     if (schema.additionalProperties !== true) {
@@ -64,6 +74,51 @@ export function changelogSection(changelog) {
     ? released.replace(/^(#{2,5}) /gm, "#$1 ")
     : "No version of the document has been released yet.";
   return `## Changelog\n\nThe changes of each released version of the document (\`@engage-voice/spec\`), operation by operation.\n\n${body}\n`;
+}
+
+const resolveRef = (document, node) =>
+  node?.$ref
+    ? resolveRef(
+        document,
+        node.$ref
+          .replace(/^#\//, "")
+          .split("/")
+          .reduce((parent, key) => parent[key], document),
+      )
+    : node;
+
+/**
+ * The `errorCode`s an operation's documented answers show, with their status and message, in the
+ * order of its responses: every JSON error body among the examples of every status.
+ */
+export function errorCodesOf(document, operation) {
+  const found = [];
+  for (const [status, reference] of Object.entries(operation.responses ?? {})) {
+    for (const media of Object.values(resolveRef(document, reference).content ?? {})) {
+      const examples = media.examples ? Object.values(media.examples) : [{ value: media.example }];
+      for (const example of examples) {
+        const value = resolveRef(document, example)?.value;
+        if (value && typeof value === "object" && typeof value.errorCode === "string") {
+          found.push({ status, errorCode: value.errorCode, message: value.generalMessage ?? "" });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** The codes as a Markdown table under the operation's description, or nothing without any. */
+function errorCodeTable(codes) {
+  if (codes.length === 0) {
+    return undefined;
+  }
+  return [
+    "**Error codes seen** (observed: the `errorCode` of the JSON error bodies documented below; others may occur):",
+    "",
+    "| status | `errorCode` | `generalMessage` |",
+    "|---|---|---|",
+    ...codes.map((c) => `| ${c.status} | \`${c.errorCode}\` | ${c.message.replace(/\|/g, "\\|")} |`),
+  ].join("\n");
 }
 
 /** Lines that start a block of their own in Markdown: list items, headings, tables, quotes, fences. */

@@ -11,6 +11,8 @@ import { serveStatic } from "@engage-voice/test-kit/servers";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain ES modules without declarations
+import { errorCodesOf } from "../scripts/present.mjs";
+// @ts-expect-error: plain ES modules without declarations
 import { fillSandbox } from "../scripts/sandbox-page.mjs";
 import { launchChromium, openPage } from "./chromium.js";
 import { runCurl, runTypeScript, typecheck, writeSamples } from "./run-samples.js";
@@ -268,6 +270,9 @@ describe("API reference (dist/reference.html), offline", () => {
           const text = await waitForText(page, [op.summary, sample("curl")]);
           expect(text, `${op.operationId}: curl sample`).toContain(flat(sample("curl")));
           expect(text).not.toContain("property name");
+          for (const { errorCode } of errorCodesOf(document, op)) {
+            expect(text, `${op.operationId}: error codes seen`).toContain(errorCode);
+          }
           expect(await overflowing(page), op.operationId).toEqual([]);
           expect(await coveredByCopyButton(page), op.operationId).toEqual([]);
           expect(await splitWords(page, REDOC_CODE.code), op.operationId).toEqual([]);
