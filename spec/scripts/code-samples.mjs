@@ -183,14 +183,16 @@ function typescript(op) {
   const factory = op.main ? "createClient" : "createLegacyClient";
   const init = [];
   setup.push(`const baseUrl = ${JSON.stringify(op.baseUrl)};`);
+  let ownClient = true;
   if (op.security?.scheme.type === "http" && op.main) {
+    // The auth package's README's first shape: the manager makes the client it authorises.
     imports.push('import { createTokenManager } from "@engage-voice/auth";');
     setup.push(
       "// Exchanges the parent-platform token, then renews the access token ahead of expiry.",
       `const auth = createTokenManager({ baseUrl, rcAccessToken: ${env("RC_ACCESS_TOKEN")} });`,
-      `const client = ${factory}({ baseUrl });`,
-      "client.use(auth.middleware);",
+      "const client = auth.client();",
     );
+    ownClient = false;
   } else if (op.security?.scheme.type === "apiKey") {
     imports.push('import { apiTokenMiddleware } from "@engage-voice/auth";');
     setup.push(
@@ -203,7 +205,9 @@ function typescript(op) {
       init.push(`headers: { Authorization: \`Bearer \${process.env.${op.security.variable}}\` },`);
     }
   }
-  imports.push(`import { ${factory} } from "@engage-voice/client";`);
+  if (ownClient) {
+    imports.push(`import { ${factory} } from "@engage-voice/client";`);
+  }
   const params = [];
   if (op.pathParams.length) {
     params.push(`path: ${object(op.pathParams, "    ")}`);

@@ -83,6 +83,17 @@ describe("x-codeSamples of the bundled document", () => {
     }
   });
 
+  it("writes TypeScript the auth README's way: the token manager's auth.client(), no middleware", () => {
+    const managed = operations
+      .map((op) => sample(op, "TypeScript"))
+      .filter((ts) => ts.includes("createTokenManager"));
+    expect(managed.length).toBeGreaterThan(0);
+    for (const ts of managed) {
+      expect(ts).toContain("const client = auth.client();");
+      expect(ts).not.toMatch(/auth\.middleware|createClient/);
+    }
+  });
+
   it("has TypeScript samples that type-check strictly against the built packages", async () => {
     await typecheck(Object.values(tsFiles));
   });
