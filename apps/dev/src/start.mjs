@@ -2,8 +2,10 @@
 // try-it console and a stateless Prism mock, all on 127.0.0.1, with their URLs and a copy-paste example; Ctrl-C stops them.
 // `--ephemeral-ports` takes free ports instead of the usual ones (tests run it that way);
 // `DOCS_PORT=N` sets the docs server's port (8080 when free by default).
+
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { fillSandbox } from "@engage-voice/docs/scripts/sandbox-page.mjs";
+import { fillReference, fillSandbox } from "@engage-voice/docs/scripts/sandbox-page.mjs";
 import { describeSandbox, startSandbox } from "@engage-voice/sandbox";
 import { freePort, portInUse, serveStatic, startPrism } from "@engage-voice/test-kit/servers";
 
@@ -43,12 +45,21 @@ async function port(preferred) {
 const sandbox = await startSandbox({ mainPort: await port(4020), legacyPort: await port(4021) });
 const prism = await startPrism({ port: await port(4010) });
 // The getting-started page and the try-it console show the sandbox's addresses and credentials when
-// served from here.
+// served from here, and the reference's samples call the sandbox.
 const FILLED = new Set(["/index.html", "/console.html"]);
+const hostAddresses = async (host) =>
+  JSON.parse(
+    await readFile(fileURLToPath(import.meta.resolve(`@engage-voice/spec/openapi.${host}.json`)), "utf8"),
+  ).servers.map((server) => server.url);
+const hosts = { main: await hostAddresses("main"), legacy: await hostAddresses("legacy") };
 const docs = await serveStatic(docsDist, {
   port: docsPort ?? (await port(DOCS_PORT)),
-  transform: (pathname, body) =>
-    FILLED.has(pathname) ? fillSandbox(body.toString("utf8"), sandbox, { mockUrl: prism.url }) : body,
+  transform: (pathname, body) => {
+    if (FILLED.has(pathname)) {
+      return fillSandbox(body.toString("utf8"), sandbox, { mockUrl: prism.url });
+    }
+    return pathname === "/reference.html" ? fillReference(body.toString("utf8"), sandbox, hosts) : body;
+  },
 });
 
 console.log(`${describeSandbox(sandbox)}

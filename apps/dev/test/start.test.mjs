@@ -68,6 +68,17 @@ test("the API reference and the bundled document are served", async () => {
   assert.equal(spec.openapi, "3.1.0");
 });
 
+test("the reference's samples call this sandbox, not production", async () => {
+  const page = await (await fetch(`${url("API reference")}/reference.html`)).text();
+  const sources = [...page.matchAll(/"source":"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+  assert.ok(sources.length > 0);
+  for (const source of sources) {
+    assert.doesNotMatch(source, /https:\/\//, source.slice(0, 80));
+  }
+  assert.ok(sources.some((source) => source.includes(url("\\{base_url\\}"))));
+  assert.ok(sources.some((source) => source.includes(url("\\{legacy_base_url\\}"))));
+});
+
 test("the getting-started page is served with this sandbox's addresses, and /favicon.ico answers", async () => {
   const docs = url("API reference");
   const page = await (await fetch(`${docs}/`)).text();

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain ES modules without declarations
 import { errorCodesOf } from "../scripts/present.mjs";
 // @ts-expect-error: plain ES modules without declarations
-import { fillSandbox } from "../scripts/sandbox-page.mjs";
+import { fillReference, fillSandbox } from "../scripts/sandbox-page.mjs";
 import { launchChromium, openPage } from "./chromium.js";
 import { runCurl, runTypeScript, typecheck, writeSamples } from "./run-samples.js";
 
@@ -409,6 +409,38 @@ describe("getting started (dist/index.html)", () => {
     afterAll(async () => {
       await docs?.stop();
       await sandbox?.stop();
+    });
+
+    it("serves the reference with samples that call the sandbox", async () => {
+      const addresses = async (host: string) =>
+        JSON.parse(
+          await readFile(require.resolve(`@engage-voice/spec/openapi.${host}.json`), "utf8"),
+        ).servers.map((server: { url: string }) => server.url);
+      const hosts = { main: await addresses("main"), legacy: await addresses("legacy") };
+      const reference = await serveStatic(new URL(".", dist).pathname, {
+        transform: (pathname: string, body: Buffer) =>
+          pathname === "/reference.html" ? fillReference(body.toString("utf8"), sandbox, hosts) : body,
+      });
+      try {
+        const { page, requests, errors, close } = await open(`${reference.url}/reference.html`, 1280);
+        const [op] = operations;
+        await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 60_000 });
+        await page
+          .getByText(op?.tags[0] ?? "?", { exact: true })
+          .first()
+          .click();
+        await page
+          .getByText(op?.summary ?? "?", { exact: true })
+          .first()
+          .click();
+        const text = await waitForText(page, [`${sandbox.mainUrl}${Object.keys(document.paths)[0]}`]);
+        expect(text).toContain(`${sandbox.mainUrl}${Object.keys(document.paths)[0]}`);
+        expect(requests).toEqual([]);
+        expect(errors).toEqual([]);
+        await close();
+      } finally {
+        await reference.stop();
+      }
     });
 
     it("answers /favicon.ico", async () => {
