@@ -261,6 +261,19 @@ div:has(> div [data-component-name="SplitButton/SplitButton"]) > div:has(> [data
   overflow: visible !important;
   text-overflow: clip !important;
 }
+/* On a phone, tables of the descriptions stack their cells: side by side, the hosts table's unbroken
+   addresses are wider than the screen. */
+@media (max-width: 32rem) {
+  .md-table-wrapper table,
+  .md-table-wrapper tbody,
+  .md-table-wrapper tr,
+  .md-table-wrapper td {
+    display: block !important;
+  }
+  .md-table-wrapper thead {
+    display: none !important;
+  }
+}
 /* Host URLs and variable names in tables break only where a line may break, never inside a word. */
 td code,
 th code {

@@ -325,6 +325,29 @@ function wordsOf(node: unknown, words = new Set<string>()): Set<string> {
   return words;
 }
 
+describe("API reference at a phone's width (390 px)", () => {
+  it("lays out the landing and an operation with nothing overflowing", async () => {
+    const { page, requests, errors, close } = await open(new URL("reference.html", dist).href, 390);
+    await page
+      .getByText("Contact-center host ({base_url})")
+      .first()
+      .waitFor({ state: "attached", timeout: 60_000 });
+    await waitForText(page, ["Servers", ...hostUrls]);
+    expect(await overflowing(page), "landing").toEqual([]);
+    await page.screenshot({ path: `${artifacts}reference-landing-390.png` });
+    // An operation, reached by its address as a shared link would.
+    const [op] = operations;
+    await page.goto(`${new URL("reference.html", dist).href}#operation/${op?.operationId}`);
+    await waitForText(page, [op?.summary ?? "?"]);
+    expect(await overflowing(page), op?.operationId).toEqual([]);
+    expect(await splitWords(page, REDOC_CODE.code), op?.operationId).toEqual([]);
+    await page.screenshot({ path: `${artifacts}reference-${op?.operationId}-390.png` });
+    expect(requests).toEqual([]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
 describe("API reference search", () => {
   it("shows excerpts whose words are the document's, none glued to the next line's", async () => {
     const known = wordsOf(document);
