@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian machine for this repository: Debian's Chromium for the browser tests and
-# redis-server for the Redis store's tests, pnpm (pinned by package.json's packageManager, through
+# Sets up a fresh Debian machine for this repository: Debian's Chromium for the browser tests,
+# redis-server for the Redis store's tests, python3-requests and a JDK when missing (the Python and
+# Java samples run in the docs tests), pnpm (pinned by package.json's packageManager, through
 # corepack) and the workspace's dependencies, which include the pinned Node 24 that every script runs
 # on. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian's Chromium runs the browser tests; Debian's redis-server the @engage-voice/store-redis tests.
+# Debian's Chromium runs the browser tests; Debian's redis-server the @engage-voice/store-redis tests;
+# python3 with requests and a JDK (java 11 or newer) run the reference's Python and Java samples.
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 [ -x /usr/bin/redis-server ] || missing+=(redis-server)
+python3 -c 'import requests' >/dev/null 2>&1 || /usr/bin/python3 -c 'import requests' >/dev/null 2>&1 ||
+  missing+=(python3-requests)
+command -v java >/dev/null 2>&1 || missing+=(default-jdk-headless)
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq

@@ -1,5 +1,5 @@
-// Adds `x-codeSamples` (curl, and TypeScript with @engage-voice/client and @engage-voice/auth) to every
-// operation of a bundled document, in place:  node scripts/code-samples.mjs dist/openapi.json
+// Adds `x-codeSamples` (curl, TypeScript with @engage-voice/client and @engage-voice/auth, Python with
+// requests, Java with the JDK's HttpClient) to every operation of a bundled document, in place:  node scripts/code-samples.mjs dist/openapi.json
 //
 // The samples are derived from the document itself (host, method, path, parameters, form body,
 // security), so they cannot drift from it; apps/docs runs every one against the sandbox. A new input
@@ -183,14 +183,16 @@ function typescript(op) {
   const factory = op.main ? "createClient" : "createLegacyClient";
   const init = [];
   setup.push(`const baseUrl = ${JSON.stringify(op.baseUrl)};`);
+  let ownClient = true;
   if (op.security?.scheme.type === "http" && op.main) {
+    // The auth package's README's first shape: the manager makes the client it authorises.
     imports.push('import { createTokenManager } from "@engage-voice/auth";');
     setup.push(
       "// Exchanges the parent-platform token, then renews the access token ahead of expiry.",
       `const auth = createTokenManager({ baseUrl, rcAccessToken: ${env("RC_ACCESS_TOKEN")} });`,
-      `const client = ${factory}({ baseUrl });`,
-      "client.use(auth.middleware);",
+      "const client = auth.client();",
     );
+    ownClient = false;
   } else if (op.security?.scheme.type === "apiKey") {
     imports.push('import { apiTokenMiddleware } from "@engage-voice/auth";');
     setup.push(
@@ -203,7 +205,9 @@ function typescript(op) {
       init.push(`headers: { Authorization: \`Bearer \${process.env.${op.security.variable}}\` },`);
     }
   }
-  imports.push(`import { ${factory} } from "@engage-voice/client";`);
+  if (ownClient) {
+    imports.push(`import { ${factory} } from "@engage-voice/client";`);
+  }
   const params = [];
   if (op.pathParams.length) {
     params.push(`path: ${object(op.pathParams, "    ")}`);
@@ -231,6 +235,163 @@ function typescript(op) {
   ].join("\n");
 }
 
+/** A Python string literal: the document's text (URLs, names, constants) holds no quote or backslash. */
+function pyString(text) {
+  if (/["\\\n]/.test(text)) {
+    throw new Error(`cannot quote ${text} for Python`);
+  }
+  return `"${text}"`;
+}
+const pyValue = (field) =>
+  field.variable ? `os.environ["${field.variable}"]` : pyString(String(field.value));
+/** A dict literal, on one line when short, else one entry a line. */
+const pyDict = (fields) => {
+  const entries = fields.map((f) => `"${f.name}": ${pyValue(f)}`);
+  const line = `{${entries.join(", ")}}`;
+  return line.length <= 60 ? line : `{\n${entries.map((e) => `        ${e},`).join("\n")}\n    }`;
+};
+
+/** Python with requests: it encodes the query and the form itself. */
+function python(op) {
+  let path = op.path;
+  for (const p of op.pathParams) {
+    // Single quotes inside the f-string: Python before 3.12 ends it at a double quote.
+    path = path.replace(`{${p.name}}`, p.variable ? `{os.environ['${p.variable}']}` : p.value);
+  }
+  const url = op.pathParams.some((p) => p.variable) ? `f"${op.baseUrl}${path}"` : pyString(op.baseUrl + path);
+  const args = [url];
+  if (op.query.length) {
+    args.push(`params=${pyDict(op.query)}`);
+  }
+  if (op.security) {
+    const header =
+      op.security.scheme.type === "http"
+        ? `{"Authorization": f"Bearer {os.environ['${op.security.variable}']}"}`
+        : `{"${op.security.scheme.name}": os.environ["${op.security.variable}"]}`;
+    args.push(`headers=${header}`);
+  }
+  if (op.form.length) {
+    args.push(`data=${pyDict(op.form)}`);
+  }
+  args.push("timeout=30");
+  return [
+    "import os",
+    "",
+    "import requests",
+    "",
+    `response = requests.${op.method}(`,
+    ...args.map((arg) => `    ${arg},`),
+    ")",
+    "print(response.status_code, response.text)",
+  ].join("\n");
+}
+
+const javaString = (text) => {
+  if (/["\\\n]/.test(text)) {
+    throw new Error(`cannot quote ${text} for Java`);
+  }
+  return `"${text}"`;
+};
+const getenv = (variable) => `System.getenv(${javaString(variable)})`;
+
+/**
+ * A Java string expression from parts: `{ text }` is fixed (joined with its neighbours into one
+ * literal), `{ code }` an expression. One part a line when long.
+ */
+function javaConcat(parts, indent) {
+  const merged = [];
+  for (const part of parts.filter((p) => p.text !== "")) {
+    const last = merged.at(-1);
+    if (part.text !== undefined && last?.text !== undefined) {
+      last.text += part.text;
+    } else {
+      merged.push({ ...part });
+    }
+  }
+  const terms = merged.map((part) => (part.text !== undefined ? javaString(part.text) : part.code));
+  const line = terms.join(" + ");
+  if (line.length <= 70) {
+    return line;
+  }
+  // A fixed part starts a line: `"&name=" + enc(...)` stays together.
+  return terms.reduce((text, term, i) =>
+    i === 0 ? term : `${text}${merged[i]?.text !== undefined ? `\n${indent}+ ` : " + "}${term}`,
+  );
+}
+
+/** `name=value&…`, each value form-encoded: a fixed one here, a reader's by `enc()` at run time. */
+const formParts = (fields) =>
+  fields.flatMap((f, i) => [
+    { text: `${i ? "&" : ""}${f.name}=` },
+    f.variable ? { code: `enc(${getenv(f.variable)})` } : { text: encodeURIComponent(String(f.value)) },
+  ]);
+const className = (operationId) => operationId[0].toUpperCase() + operationId.slice(1);
+
+/** Java 11+ with the JDK's own HttpClient; runs as it is with `java File.java`. */
+function java(op, operationId) {
+  const body = [];
+  const url = [{ text: op.baseUrl }];
+  for (const segment of op.path.split(/(\{\w+\})/)) {
+    const p = op.pathParams.find((candidate) => `{${candidate.name}}` === segment);
+    url.push(p ? (p.variable ? { code: getenv(p.variable) } : { text: String(p.value) }) : { text: segment });
+  }
+  if (op.query.length) {
+    body.push(`    String query = ${javaConcat(formParts(op.query), "        ")};`);
+    url.push({ text: "?" }, { code: "query" });
+  }
+  if (op.form.length) {
+    body.push(`    String form = ${javaConcat(formParts(op.form), "        ")};`);
+  }
+  body.push(`    String url = ${javaConcat(url, "        ")};`);
+  const builder = ["HttpRequest.newBuilder(URI.create(url))"];
+  if (op.security) {
+    builder.push(
+      op.security.scheme.type === "http"
+        ? `.header("Authorization", "Bearer " + ${getenv(op.security.variable)})`
+        : `.header(${javaString(op.security.scheme.name)}, ${getenv(op.security.variable)})`,
+    );
+  }
+  if (op.form.length) {
+    builder.push(
+      '.header("Content-Type", "application/x-www-form-urlencoded")',
+      ".POST(HttpRequest.BodyPublishers.ofString(form))",
+    );
+  } else if (op.method === "post") {
+    builder.push(".POST(HttpRequest.BodyPublishers.noBody())");
+  } else {
+    builder.push(`.${op.method.toUpperCase()}()`);
+  }
+  builder.push(".build();");
+  const encodes = op.query.some((q) => q.variable) || op.form.some((f) => f.variable);
+  return [
+    "import java.net.URI;",
+    ...(encodes ? ["import java.net.URLEncoder;"] : []),
+    "import java.net.http.HttpClient;",
+    "import java.net.http.HttpRequest;",
+    "import java.net.http.HttpResponse;",
+    ...(encodes ? ["import java.nio.charset.StandardCharsets;"] : []),
+    "",
+    `public class ${className(operationId)} {`,
+    ...(encodes
+      ? [
+          "  static String enc(String value) {",
+          "    return URLEncoder.encode(value, StandardCharsets.UTF_8);",
+          "  }",
+          "",
+        ]
+      : []),
+    "  public static void main(String[] args) throws Exception {",
+    ...body,
+    `    HttpRequest request = ${builder[0]}`,
+    ...builder.slice(1).map((line) => `        ${line}`),
+    "    HttpResponse<String> response =",
+    "        HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());",
+    '    System.out.println(response.statusCode() + " " + response.body());',
+    "  }",
+    "}",
+  ].join("\n");
+}
+
 /** The samples of every operation, keyed `METHOD path`. */
 export function codeSamples(document) {
   const samples = {};
@@ -243,6 +404,8 @@ export function codeSamples(document) {
       samples[`${method.toUpperCase()} ${path}`] = [
         { lang: "Shell", label: "curl", source: curl(op) },
         { lang: "TypeScript", label: "TypeScript", source: typescript(op) },
+        { lang: "Python", label: "Python", source: python(op) },
+        { lang: "Java", label: "Java", source: java(op, item[method].operationId) },
       ];
     }
   }

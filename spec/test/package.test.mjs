@@ -1,17 +1,21 @@
 // What `@engage-voice/spec` publishes: the bundled document and one per host, each in two forms, at
-// the package's version.
+// the package's version, and the Markdown made from it (llms.txt, a page per operation).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { operationsOf } from "../scripts/markdown.mjs";
 import { HOSTS } from "../scripts/per-host.mjs";
 
 const spec = fileURLToPath(new URL("..", import.meta.url));
 const read = async (path) => readFile(new URL(`../${path}`, import.meta.url), "utf8");
 
 const documents = ["openapi", ...Object.keys(HOSTS).map((host) => `openapi.${host}`)];
+const operationIds = operationsOf(JSON.parse(await read("dist/openapi.json"))).map(
+  ({ operation }) => operation.operationId,
+);
 
 test("info.version of every bundled document, in both forms, is the package's version", async () => {
   const { version } = JSON.parse(await read("package.json"));
@@ -45,6 +49,8 @@ test("the tarball holds the bundled document and nothing a user does not need", 
       "LICENSE",
       "README.md",
       ...documents.flatMap((name) => [`dist/${name}.json`, `dist/${name}.yaml`]),
+      "dist/llms.txt",
+      ...operationIds.map((id) => `dist/operations/${id}.md`),
       "package.json",
     ].sort(),
   );

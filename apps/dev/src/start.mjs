@@ -1,13 +1,41 @@
-// `pnpm start` (after `turbo run build`): the stateful sandbox of both hosts, the API reference and
-// a stateless Prism mock, all on 127.0.0.1, with their URLs and a copy-paste example; Ctrl-C stops them.
-// `--ephemeral-ports` takes free ports instead of the usual ones (tests run it that way).
+// `pnpm start` (after `turbo run build`): the stateful sandbox of both hosts, the API reference, the
+// try-it console and a stateless Prism mock, all on 127.0.0.1, with their URLs and a copy-paste example; Ctrl-C stops them.
+// `--ephemeral-ports` takes free ports instead of the usual ones (tests run it that way);
+// `DOCS_PORT=N` sets the docs server's port (8080 when free by default).
+
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { fillSandbox } from "@engage-voice/docs/scripts/sandbox-page.mjs";
+import { fillReference, fillSandbox } from "@engage-voice/docs/scripts/sandbox-page.mjs";
 import { describeSandbox, startSandbox } from "@engage-voice/sandbox";
 import { freePort, portInUse, serveStatic, startPrism } from "@engage-voice/test-kit/servers";
 
 const docsDist = fileURLToPath(import.meta.resolve("@engage-voice/docs/dist/"));
 const ephemeral = process.argv.includes("--ephemeral-ports");
+const DOCS_PORT = 8080;
+
+/**
+ * The docs server's port when DOCS_PORT names one: refused in one line, before anything starts, when
+ * it is not a port or is in use (it was asked for by name, so another would surprise).
+ */
+async function chosenDocsPort() {
+  const value = process.env.DOCS_PORT;
+  if (value === undefined || value === "") {
+    return undefined;
+  }
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    console.error("pnpm start: DOCS_PORT must be a port number from 1 to 65535");
+    process.exit(2);
+  }
+  if (await portInUse(port)) {
+    console.error(
+      `pnpm start: port ${port} on 127.0.0.1 is in use: stop what holds it, or pick another with DOCS_PORT=${port + 1} pnpm start`,
+    );
+    process.exit(1);
+  }
+  return port;
+}
+const docsPort = await chosenDocsPort();
 
 /** The usual port when it is free, another free one otherwise. */
 async function port(preferred) {
@@ -16,11 +44,22 @@ async function port(preferred) {
 
 const sandbox = await startSandbox({ mainPort: await port(4020), legacyPort: await port(4021) });
 const prism = await startPrism({ port: await port(4010) });
-// The getting-started page shows the sandbox's addresses and credentials when served from here.
+// The getting-started page and the try-it console show the sandbox's addresses and credentials when
+// served from here, and the reference's samples call the sandbox.
+const FILLED = new Set(["/index.html", "/console.html"]);
+const hostAddresses = async (host) =>
+  JSON.parse(
+    await readFile(fileURLToPath(import.meta.resolve(`@engage-voice/spec/openapi.${host}.json`)), "utf8"),
+  ).servers.map((server) => server.url);
+const hosts = { main: await hostAddresses("main"), legacy: await hostAddresses("legacy") };
 const docs = await serveStatic(docsDist, {
-  port: await port(8080),
-  transform: (pathname, body) =>
-    pathname === "/index.html" ? fillSandbox(body.toString("utf8"), sandbox, { mockUrl: prism.url }) : body,
+  port: docsPort ?? (await port(DOCS_PORT)),
+  transform: (pathname, body) => {
+    if (FILLED.has(pathname)) {
+      return fillSandbox(body.toString("utf8"), sandbox, { mockUrl: prism.url });
+    }
+    return pathname === "/reference.html" ? fillReference(body.toString("utf8"), sandbox, hosts) : body;
+  },
 });
 
 console.log(`${describeSandbox(sandbox)}
@@ -28,8 +67,10 @@ console.log(`${describeSandbox(sandbox)}
   (To run those lines, save them as example.mjs at the repository root, then: node example.mjs)
 
 API reference          ${docs.url}/reference.html
+Try-it console         ${docs.url}/console.html  (sends requests: this sandbox first, credentials pre-filled)
 Getting started        ${docs.url}/  (its commands run on this sandbox as shown)
 Bundled document       ${docs.url}/openapi.json
+For assistants         ${docs.url}/llms.txt  (Markdown: one page per operation, under /operations/)
 Prism mock             ${prism.url}  (both hosts, stateless, answers from the document's examples)
 
 Use the sandbox to develop against behaviour (tokens expire, refresh tokens rotate, permanent tokens

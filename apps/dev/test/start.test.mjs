@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
 import { rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -46,7 +47,13 @@ const url = (label) => {
 };
 
 test("serves only on 127.0.0.1 and prints every URL", () => {
-  for (const label of ["\\{base_url\\}", "\\{legacy_base_url\\}", "API reference", "Prism mock"]) {
+  for (const label of [
+    "\\{base_url\\}",
+    "\\{legacy_base_url\\}",
+    "API reference",
+    "Try-it console",
+    "Prism mock",
+  ]) {
     url(label);
   }
   assert.doesNotMatch(output, /http:\/\/(?!127\.0\.0\.1)/);
@@ -61,6 +68,17 @@ test("the API reference and the bundled document are served", async () => {
   assert.equal(spec.openapi, "3.1.0");
 });
 
+test("the reference's samples call this sandbox, not production", async () => {
+  const page = await (await fetch(`${url("API reference")}/reference.html`)).text();
+  const sources = [...page.matchAll(/"source":"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+  assert.ok(sources.length > 0);
+  for (const source of sources) {
+    assert.doesNotMatch(source, /https:\/\//, source.slice(0, 80));
+  }
+  assert.ok(sources.some((source) => source.includes(url("\\{base_url\\}"))));
+  assert.ok(sources.some((source) => source.includes(url("\\{legacy_base_url\\}"))));
+});
+
 test("the getting-started page is served with this sandbox's addresses, and /favicon.ico answers", async () => {
   const docs = url("API reference");
   const page = await (await fetch(`${docs}/`)).text();
@@ -71,6 +89,30 @@ test("the getting-started page is served with this sandbox's addresses, and /fav
   const icon = await fetch(`${docs}/favicon.ico`);
   assert.equal(icon.status, 200);
   assert.equal(icon.headers.get("content-type"), "image/svg+xml");
+});
+
+test("the try-it console is served with this sandbox's addresses and seeded credentials", async () => {
+  const page = await (await fetch(`${url("Try-it console")}/console.html`)).text();
+  const settings = JSON.parse(page.match(/id="sandbox-settings">([^<]*)</)?.[1] ?? "null");
+  assert.equal(settings?.mainUrl, url("\\{base_url\\}"));
+  assert.equal(settings?.legacyUrl, url("\\{legacy_base_url\\}"));
+  assert.ok(settings?.rcAccessToken && output.includes(settings.rcAccessToken), "the printed parent token");
+});
+
+test("llms.txt and the Markdown page of each operation it links are served", async () => {
+  const llms = await fetch(url("For assistants").concat("/llms.txt"));
+  assert.equal(llms.headers.get("content-type"), "text/plain; charset=utf-8");
+  const links = [...(await llms.text()).matchAll(/\]\((operations\/[^)]+\.md)\)/g)].map((match) => match[1]);
+  const spec = await (await fetch(`${url("API reference")}/openapi.json`)).json();
+  const operationIds = Object.values(spec.paths).flatMap((item) =>
+    Object.values(item).flatMap((operation) => operation.operationId ?? []),
+  );
+  assert.deepEqual(links.sort(), operationIds.map((id) => `operations/${id}.md`).sort());
+  for (const link of links) {
+    const page = await fetch(`${url("For assistants")}/${link}`);
+    assert.equal(page.status, 200, link);
+    assert.equal(page.headers.get("content-type"), "text/markdown; charset=utf-8");
+  }
 });
 
 test("the Prism mock answers from the document", async () => {
@@ -98,4 +140,55 @@ test("the printed TypeScript lines run as printed, from the repository root", as
   await writeFile(`${root}example.mjs`, source);
   const { stdout } = await run(process.execPath, ["example.mjs"], { cwd: root, timeout: 20_000 });
   assert.match(stdout, /Sandbox Sales/);
+});
+
+/** Runs start.mjs with `env` until it prints its URLs or exits; stops it then. */
+async function startWith(env) {
+  const started = spawn(process.execPath, [startScript, "--ephemeral-ports"], {
+    env: { ...process.env, ...env },
+  });
+  let printed = "";
+  started.stdout.on("data", (chunk) => (printed += chunk));
+  started.stderr.on("data", (chunk) => (printed += chunk));
+  const exited = new Promise((resolve) => started.once("exit", resolve));
+  const deadline = Date.now() + 60_000;
+  while (
+    started.exitCode === null &&
+    !printed.includes("Ctrl-C stops everything.") &&
+    Date.now() < deadline
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const code = started.exitCode;
+  if (code === null) {
+    started.kill("SIGTERM");
+  }
+  await exited;
+  return { code, printed };
+}
+
+test("DOCS_PORT sets the docs server's port; a bad or busy one is refused before anything starts", async () => {
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const busy = probe.address().port;
+  try {
+    const refused = await startWith({ DOCS_PORT: String(busy) });
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.printed,
+      new RegExp(`port ${busy} on 127\\.0\\.0\\.1 is in use.*DOCS_PORT=${busy + 1} pnpm start`),
+    );
+    assert.doesNotMatch(refused.printed, /Sandbox|Prism/);
+    const invalid = await startWith({ DOCS_PORT: "eighty" });
+    assert.equal(invalid.code, 2);
+    assert.match(invalid.printed, /DOCS_PORT must be a port number/);
+  } finally {
+    await new Promise((resolve) => probe.close(resolve));
+  }
+  // The port just freed is the one asked for now.
+  const chosen = await startWith({ DOCS_PORT: String(busy) });
+  assert.match(
+    chosen.printed,
+    new RegExp(`API reference\\s+http://127\\.0\\.0\\.1:${busy}/reference\\.html`),
+  );
 });

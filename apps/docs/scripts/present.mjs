@@ -4,19 +4,27 @@
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
 /**
- * The copy of the bundled document that Redoc renders. Two changes, both leaving every operation's
+ * The copy of the bundled document that Redoc renders. Five changes, all leaving every operation's
  * meaning as it is:
  *
  * - Redoc's landing panel lists only the root servers, i.e. the contact-center host, and shows it as
  *   `{base_url}`. Each operation gets its effective servers written out (the root ones for the
  *   contact-center host), and the root list becomes every host's actual URLs, so a reader sees both
  *   hosts on the first screen.
+ * - With `changelog` (the text of the spec's CHANGELOG.md), the introduction ends with a Changelog
+ *   section of the released versions.
+ * - Each operation's description ends with the `errorCode`s its documented error bodies show.
+ * - Descriptions have their paragraphs on one line each (unwrapParagraphs: Redoc's search glues the
+ *   words on either side of a line break).
  * - Redoc draws `additionalProperties: true` as a row `property name*` "any additional property" in
  *   every open schema. Leaving the keyword out means the same in JSON Schema; the schema's description
  *   says it in words instead.
  */
-export function presentable(bundled) {
+export function presentable(bundled, { changelog } = {}) {
   const document = structuredClone(bundled);
+  if (changelog !== undefined) {
+    document.info.description = `${document.info.description.trimEnd()}\n\n${changelogSection(changelog)}`;
+  }
   const root = document.servers ?? [];
   const hosts = [...root];
   for (const item of Object.values(document.paths)) {
@@ -34,6 +42,16 @@ export function presentable(bundled) {
     }
   }
   document.servers = hosts.flatMap(expandServer);
+  for (const item of Object.values(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      const table = operation && errorCodeTable(errorCodesOf(document, operation));
+      if (table) {
+        operation.description = `${(operation.description ?? "").trimEnd()}\n\n${table}`;
+      }
+    }
+  }
+  visitDescriptions(document, (text) => unwrapParagraphs(text));
   visitSchemas(document, (schema) => {
     if (schema.additionalProperties !== true) {
       return;
@@ -42,6 +60,115 @@ export function presentable(bundled) {
     schema.description = `${(schema.description ?? "").trim()}\n\nMay carry fields not listed here.`.trim();
   });
   return document;
+}
+
+/**
+ * The reference's changelog section, from `@engage-voice/spec`'s CHANGELOG.md: each released version's
+ * notes, newest first as the file has them, their headings one level down so that they nest under
+ * "Changelog" in Redoc's sidebar.
+ */
+export function changelogSection(changelog) {
+  const start = changelog.search(/^## /m);
+  const released = start < 0 ? "" : changelog.slice(start).trim();
+  const body = released
+    ? released.replace(/^(#{2,5}) /gm, "#$1 ")
+    : "No version of the document has been released yet.";
+  return `## Changelog\n\nThe changes of each released version of the document (\`@engage-voice/spec\`), operation by operation.\n\n${body}\n`;
+}
+
+const resolveRef = (document, node) =>
+  node?.$ref
+    ? resolveRef(
+        document,
+        node.$ref
+          .replace(/^#\//, "")
+          .split("/")
+          .reduce((parent, key) => parent[key], document),
+      )
+    : node;
+
+/**
+ * The `errorCode`s an operation's documented answers show, with their status and message, in the
+ * order of its responses: every JSON error body among the examples of every status.
+ */
+export function errorCodesOf(document, operation) {
+  const found = [];
+  for (const [status, reference] of Object.entries(operation.responses ?? {})) {
+    for (const media of Object.values(resolveRef(document, reference).content ?? {})) {
+      const examples = media.examples ? Object.values(media.examples) : [{ value: media.example }];
+      for (const example of examples) {
+        const value = resolveRef(document, example)?.value;
+        if (value && typeof value === "object" && typeof value.errorCode === "string") {
+          found.push({ status, errorCode: value.errorCode, message: value.generalMessage ?? "" });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** The codes as a Markdown table under the operation's description, or nothing without any. */
+function errorCodeTable(codes) {
+  if (codes.length === 0) {
+    return undefined;
+  }
+  return [
+    "**Error codes seen** (observed: the `errorCode` of the JSON error bodies documented below; others may occur):",
+    "",
+    "| status | `errorCode` | `generalMessage` |",
+    "|---|---|---|",
+    ...codes.map((c) => `| ${c.status} | \`${c.errorCode}\` | ${c.message.replace(/\|/g, "\\|")} |`),
+  ].join("\n");
+}
+
+/** Lines that start a block of their own in Markdown: list items, headings, tables, quotes, fences. */
+const BLOCK_START = /^\s*(?:[-*+]\s|\d+[.)]\s|#|\||>|```|~~~)/;
+
+/**
+ * Joins the lines of each Markdown paragraph (and list item) with a space. The document's descriptions
+ * are wrapped at a fixed width, and a soft line break means a space, but Redoc's search drops the line
+ * break and shows "isthe" or "tokenand" in its excerpts. Blocks, fenced code, tables, headings and hard
+ * breaks (two trailing spaces, a backslash) keep their lines.
+ */
+export function unwrapParagraphs(markdown) {
+  const out = [];
+  let fenced = false;
+  for (const line of markdown.split("\n")) {
+    const fence = /^\s*(?:```|~~~)/.test(line);
+    const previous = out.at(-1);
+    const joinable =
+      !fenced &&
+      !fence &&
+      previous !== undefined &&
+      previous.trim() !== "" &&
+      line.trim() !== "" &&
+      !BLOCK_START.test(line) &&
+      !/^\s*(?:\||#|```|~~~)/.test(previous) &&
+      !/(?: {2}|\\)$/.test(previous);
+    if (joinable) {
+      out[out.length - 1] = `${previous.trimEnd()} ${line.trim()}`;
+    } else {
+      out.push(line);
+    }
+    if (fence) {
+      fenced = !fenced;
+    }
+  }
+  return out.join("\n");
+}
+
+/** Rewrites every `description` of the document (not example values, which are data). */
+function visitDescriptions(node, rewrite) {
+  if (!node || typeof node !== "object") {
+    return;
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "description" && typeof value === "string") {
+      node[key] = rewrite(value);
+    } else if (key !== "example" && key !== "examples" && key !== "x-codeSamples") {
+      visitDescriptions(value, rewrite);
+    }
+  }
 }
 
 /** One concrete server per URL a variable can take, the default first, each saying which variable it is. */
@@ -93,21 +220,19 @@ div:has(> div > [data-component-name^="Typography/H"]):has(> div [data-component
 div:has(> div [data-component-name="SplitButton/SplitButton"]) > div:has(> [data-component-name^="Typography/H"]) {
   flex: 1 1 100% !important;
 }
-/* Samples wrap instead of running under the panel's edge and its copy button. */
+/* Samples keep their lines as written: a line never breaks inside a URL, a flag or a token (a line
+   split there reads as two, and a break after a hyphen even changes a flag). A line longer than the
+   panel scrolls within its sample. The copy button gets a strip of its own above the code, so that no
+   line, however long, runs under it. */
 [data-component-name="CodeBlock/CodeBlockContainer"],
-[data-component-name="CodeBlock/CodeBlockContainer"] code {
-  white-space: pre-wrap !important;
-  overflow-wrap: anywhere !important;
+[data-component-name="CodeBlock/CodeBlockContainer"] * {
+  white-space: pre !important;
+  overflow-wrap: normal !important;
+  word-break: normal !important;
 }
-/* Room for the copy button on the first line only (a float), not a gutter down the whole sample. */
 [data-component-name="CodeBlock/CodeBlockContainer"] {
-  padding-right: 12px !important;
-}
-[data-component-name="CodeBlock/CodeBlockContainer"]::before {
-  content: "";
-  float: right;
-  width: 2.5rem;
-  height: 1.4em;
+  overflow-x: auto !important;
+  padding-top: 2.2rem !important;
 }
 /* Paths, example names and "deprecated" badges in the right-hand panels make room for each other
    (a badge or the language menu moves to the next line) instead of ending in an ellipsis. */
@@ -135,6 +260,19 @@ div:has(> div [data-component-name="SplitButton/SplitButton"]) > div:has(> [data
   max-width: none !important;
   overflow: visible !important;
   text-overflow: clip !important;
+}
+/* On a phone, tables of the descriptions stack their cells: side by side, the hosts table's unbroken
+   addresses are wider than the screen. */
+@media (max-width: 32rem) {
+  .md-table-wrapper table,
+  .md-table-wrapper tbody,
+  .md-table-wrapper tr,
+  .md-table-wrapper td {
+    display: block !important;
+  }
+  .md-table-wrapper thead {
+    display: none !important;
+  }
 }
 /* Host URLs and variable names in tables break only where a line may break, never inside a word. */
 td code,

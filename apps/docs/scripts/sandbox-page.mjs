@@ -30,3 +30,29 @@ export function fillSandbox(html, { mainUrl, legacyUrl, seed }, { mockUrl } = {}
   const json = JSON.stringify(settings).replaceAll("<", "\\u003c");
   return html.replace(SETTINGS, (_, open, close) => `${open}${json}${close}`);
 }
+
+/** A JSON-escaped `"source":"…"` string of the page's inlined document: an x-codeSamples entry. */
+const SAMPLE_SOURCE = /"source":"((?:[^"\\]|\\.)*)"/g;
+
+/**
+ * The reference (dist/reference.html) as `pnpm start` serves it: every sample's production address
+ * replaced by the sandbox's host that stands for it, so that a copied sample runs there. `hosts` names
+ * each host's production addresses (the per-host documents' servers). The rest of the page (servers,
+ * descriptions) keeps production: it describes the service. Throws if the page holds no sample.
+ */
+export function fillReference(html, { mainUrl, legacyUrl }, hosts) {
+  const replacements = [
+    ...hosts.main.map((url) => [url, mainUrl]),
+    ...hosts.legacy.map((url) => [url, legacyUrl]),
+  ];
+  let samples = 0;
+  const filled = html.replace(SAMPLE_SOURCE, (_, source) => {
+    samples += 1;
+    const local = replacements.reduce((text, [from, to]) => text.replaceAll(from, to), source);
+    return `"source":"${local}"`;
+  });
+  if (samples === 0) {
+    throw new Error("reference.html has no code sample to point at the sandbox");
+  }
+  return filled;
+}

@@ -8,10 +8,13 @@ import { access, mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { serveStatic } from "@engage-voice/test-kit/servers";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain ES modules without declarations
-import { fillSandbox } from "../scripts/sandbox-page.mjs";
+import { errorCodesOf } from "../scripts/present.mjs";
+// @ts-expect-error: plain ES modules without declarations
+import { fillReference, fillSandbox } from "../scripts/sandbox-page.mjs";
+import { launchChromium, openPage } from "./chromium.js";
 import { runCurl, runTypeScript, typecheck, writeSamples } from "./run-samples.js";
 
 type Sample = { lang: string; label: string; source: string };
@@ -26,6 +29,10 @@ type Operation = {
 
 const require = createRequire(import.meta.url);
 const document = JSON.parse(await readFile(require.resolve("@engage-voice/spec/openapi.json"), "utf8"));
+const changelog = await readFile(
+  new URL("../CHANGELOG.md", `file://${require.resolve("@engage-voice/spec/openapi.json")}`),
+  "utf8",
+);
 const dist = new URL("../dist/", import.meta.url);
 const artifacts = new URL("../test-results/", import.meta.url).pathname;
 const operations: Operation[] = Object.values(document.paths).flatMap((item) =>
@@ -36,46 +43,20 @@ const hostUrls = [document.servers[0], operations.find((op) => op.servers)?.serv
   (server) => Object.values(server.variables as Record<string, { default: string }>)[0]?.default as string,
 );
 const WIDTHS = [1280, 1440];
+// A phone's width: the getting-started page is read there too.
+const GUIDE_WIDTHS = [390, ...WIDTHS];
 const flat = (text: string) => text.replace(/\s+/g, " ").trim();
 
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-  });
+  browser = await launchChromium();
   await mkdir(artifacts, { recursive: true });
 });
 afterAll(() => browser?.close());
 
-/**
- * Opens a page, recording every request other than the page's own file or origin and every console
- * error. From disk the network is cut, so nothing could load even if the page asked.
- */
-async function open(url: string, width: number) {
-  const local = url.startsWith("file:");
-  const context = await browser.newContext({ offline: local, viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  const requests: string[] = [];
-  const errors: string[] = [];
-  const origin = new URL(url).origin;
-  page.on("request", (request) => {
-    const target = request.url();
-    if (/^(data|blob):/.test(target) || (local ? target.startsWith("file:") : target === url)) {
-      return;
-    }
-    requests.push(target);
-  });
-  page.on("console", (message) => {
-    if (message.type() === "error") {
-      errors.push(message.text());
-    }
-  });
-  page.on("pageerror", (error) => errors.push(error.message));
-  await page.goto(url, { waitUntil: "load" });
-  return { page, requests, errors, origin, close: () => context.close() };
-}
+/** A page of dist/ or of the docs server, in the browser these tests share. */
+const open = (url: string, width: number) => openPage(browser, url, width);
 
 /**
  * Elements whose content is wider than their box, measured in the page: content cut off, drawn over
@@ -97,6 +78,12 @@ function overflowing(page: Page): Promise<string[]> {
       if (box.width <= 1 || box.height <= 1) {
         continue;
       }
+      // A code sample may scroll sideways within its box (a URL longer than the line): by design.
+      const code = element.closest('pre, [data-component-name="CodeBlock/CodeBlockContainer"]');
+      const scrolls = code && ["auto", "scroll"].includes(getComputedStyle(code).overflowX);
+      if (scrolls) {
+        continue;
+      }
       if (element.scrollWidth > element.clientWidth + 1) {
         const name = element.getAttribute("data-component-name") ?? element.className;
         const text = (element.textContent ?? "").trim().slice(0, 60);
@@ -107,6 +94,37 @@ function overflowing(page: Page): Promise<string[]> {
     }
     return found;
   });
+}
+
+/**
+ * Words of code split over two lines: each run of non-space characters of a text node must sit on one
+ * line (a line box of its own per fragment otherwise).
+ */
+function splitWords(page: Page, code: string): Promise<string[]> {
+  return page.evaluate((code) => {
+    const found: string[] = [];
+    for (const block of globalThis.document.querySelectorAll(code)) {
+      const box = block.getBoundingClientRect();
+      if (box.width === 0) {
+        continue;
+      }
+      const walker = globalThis.document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const word of (node.textContent ?? "").matchAll(/\S+/g)) {
+          const range = globalThis.document.createRange();
+          range.setStart(node, word.index ?? 0);
+          range.setEnd(node, (word.index ?? 0) + word[0].length);
+          const tops = new Set(
+            [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
+          );
+          if (tops.size > 1) {
+            found.push(word[0]);
+          }
+        }
+      }
+    }
+    return found;
+  }, code);
 }
 
 /** Samples whose text lies under their own copy button (the button is drawn over the code). */
@@ -212,6 +230,17 @@ describe("API reference (dist/reference.html), offline", () => {
         expect(servers).toContain(url);
       }
       expect(landing).toContain("Download OpenAPI description");
+      // The Changelog section: every released version of the spec's CHANGELOG.md, or the line that
+      // says none is.
+      const released = [...changelog.matchAll(/^## (\S+)/gm)].map((m) => m[1] as string);
+      const expected = [
+        "Changelog",
+        ...(released.length ? released : ["No version of the document has been released yet."]),
+      ];
+      const changes = await waitForText(page, expected);
+      for (const text of expected) {
+        expect(changes, "the Changelog section").toContain(text);
+      }
       for (const file of ["openapi.json", "openapi.yaml"]) {
         expect(await page.locator(`a[href$="${file}"]`).count(), file).toBeGreaterThan(0);
         await access(new URL(file, dist));
@@ -241,8 +270,12 @@ describe("API reference (dist/reference.html), offline", () => {
           const text = await waitForText(page, [op.summary, sample("curl")]);
           expect(text, `${op.operationId}: curl sample`).toContain(flat(sample("curl")));
           expect(text).not.toContain("property name");
+          for (const { errorCode } of errorCodesOf(document, op)) {
+            expect(text, `${op.operationId}: error codes seen`).toContain(errorCode);
+          }
           expect(await overflowing(page), op.operationId).toEqual([]);
           expect(await coveredByCopyButton(page), op.operationId).toEqual([]);
+          expect(await splitWords(page, REDOC_CODE.code), op.operationId).toEqual([]);
           await page.screenshot({ path: `${artifacts}reference-${op.operationId}-${width}.png` });
 
           await chooseLanguage(page, "curl", "TypeScript");
@@ -250,6 +283,7 @@ describe("API reference (dist/reference.html), offline", () => {
           expect(withTs, `${op.operationId}: TypeScript sample`).toContain(flat(sample("TypeScript")));
           expect(await overflowing(page), `${op.operationId} (TypeScript)`).toEqual([]);
           expect(await coveredByCopyButton(page), `${op.operationId} (TypeScript)`).toEqual([]);
+          expect(await splitWords(page, REDOC_CODE.code), `${op.operationId} (TypeScript)`).toEqual([]);
 
           // The request body as Redoc renders it: where a long form value was once cut off.
           const payload = payloadOf(op);
@@ -276,8 +310,69 @@ describe("API reference (dist/reference.html), offline", () => {
   }
 });
 
+/** Every word of every text in the document, lower case: what a search excerpt may show. */
+function wordsOf(node: unknown, words = new Set<string>()): Set<string> {
+  if (typeof node === "string") {
+    for (const word of node.toLowerCase().split(/[^a-z]+/)) {
+      words.add(word);
+    }
+  } else if (node && typeof node === "object") {
+    for (const [key, value] of Object.entries(node)) {
+      words.add(key.toLowerCase());
+      wordsOf(value, words);
+    }
+  }
+  return words;
+}
+
+describe("API reference at a phone's width (390 px)", () => {
+  it("lays out the landing and an operation with nothing overflowing", async () => {
+    const { page, requests, errors, close } = await open(new URL("reference.html", dist).href, 390);
+    await page
+      .getByText("Contact-center host ({base_url})")
+      .first()
+      .waitFor({ state: "attached", timeout: 60_000 });
+    await waitForText(page, ["Servers", ...hostUrls]);
+    expect(await overflowing(page), "landing").toEqual([]);
+    await page.screenshot({ path: `${artifacts}reference-landing-390.png` });
+    // An operation, reached by its address as a shared link would.
+    const [op] = operations;
+    await page.goto(`${new URL("reference.html", dist).href}#operation/${op?.operationId}`);
+    await waitForText(page, [op?.summary ?? "?"]);
+    expect(await overflowing(page), op?.operationId).toEqual([]);
+    expect(await splitWords(page, REDOC_CODE.code), op?.operationId).toEqual([]);
+    await page.screenshot({ path: `${artifacts}reference-${op?.operationId}-390.png` });
+    expect(requests).toEqual([]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
+describe("API reference search", () => {
+  it("shows excerpts whose words are the document's, none glued to the next line's", async () => {
+    const known = wordsOf(document);
+    const { page, errors, close } = await open(new URL("reference.html", dist).href, 1280);
+    await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 60_000 });
+    const glued: string[] = [];
+    for (const query of ["authenticate", "token", "refresh", "deprecated"]) {
+      await page.getByText("Search Ctrl+K").first().click();
+      await page.keyboard.type(query);
+      const items = page.locator('[data-component-name="Search/SearchItem"]');
+      await items.first().waitFor();
+      const text = (await items.allInnerTexts()).join("\n").toLowerCase();
+      glued.push(...text.split(/[^a-z]+/).filter((word) => word.length > 2 && !known.has(word)));
+      await page.keyboard.press("Escape");
+    }
+    // Redoc's own labels in a result ("path parameters → apiToken") are not the document's words.
+    const REDOC = new Set(["parameters"]);
+    expect([...new Set(glued)].filter((word) => !REDOC.has(word))).toEqual([]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
 describe("getting started (dist/index.html)", () => {
-  for (const width of WIDTHS) {
+  for (const width of GUIDE_WIDTHS) {
     it(`from disk: production values, copy buttons, the auth README, nothing overflowing at ${width} px`, async () => {
       const { page, requests, errors, close } = await open(new URL("index.html", dist).href, width);
       expect(await page.title()).toContain("Getting started");
@@ -305,10 +400,15 @@ describe("getting started (dist/index.html)", () => {
       expect(await page.locator('link[rel="icon"][href^="data:"]').count()).toBe(1);
       expect(await overflowing(page)).toEqual([]);
       expect(await coveredByCopyButton(page, GUIDE_CODE)).toEqual([]);
+      expect(await splitWords(page, GUIDE_CODE.code)).toEqual([]);
       await page.screenshot({ path: `${artifacts}getting-started-disk-${width}.png`, fullPage: true });
 
       await page.locator("a[href='reference.html']").first().click();
-      await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 60_000 });
+      // Attached, not visible: at a phone's width Redoc folds its sidebar behind a menu button.
+      await page
+        .getByText("Contact-center host ({base_url})")
+        .first()
+        .waitFor({ state: "attached", timeout: 60_000 });
       expect(requests).toEqual([]);
       expect(errors).toEqual([]);
       await close();
@@ -332,6 +432,38 @@ describe("getting started (dist/index.html)", () => {
     afterAll(async () => {
       await docs?.stop();
       await sandbox?.stop();
+    });
+
+    it("serves the reference with samples that call the sandbox", async () => {
+      const addresses = async (host: string) =>
+        JSON.parse(
+          await readFile(require.resolve(`@engage-voice/spec/openapi.${host}.json`), "utf8"),
+        ).servers.map((server: { url: string }) => server.url);
+      const hosts = { main: await addresses("main"), legacy: await addresses("legacy") };
+      const reference = await serveStatic(new URL(".", dist).pathname, {
+        transform: (pathname: string, body: Buffer) =>
+          pathname === "/reference.html" ? fillReference(body.toString("utf8"), sandbox, hosts) : body,
+      });
+      try {
+        const { page, requests, errors, close } = await open(`${reference.url}/reference.html`, 1280);
+        const [op] = operations;
+        await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 60_000 });
+        await page
+          .getByText(op?.tags[0] ?? "?", { exact: true })
+          .first()
+          .click();
+        await page
+          .getByText(op?.summary ?? "?", { exact: true })
+          .first()
+          .click();
+        const text = await waitForText(page, [`${sandbox.mainUrl}${Object.keys(document.paths)[0]}`]);
+        expect(text).toContain(`${sandbox.mainUrl}${Object.keys(document.paths)[0]}`);
+        expect(requests).toEqual([]);
+        expect(errors).toEqual([]);
+        await close();
+      } finally {
+        await reference.stop();
+      }
     });
 
     it("answers /favicon.ico", async () => {

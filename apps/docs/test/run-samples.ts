@@ -1,5 +1,6 @@
 // Runs copy-paste samples the way a reader would: curl samples with the real curl binary under bash,
-// TypeScript samples type-checked by tsc and run by Node (type stripping) against the built packages.
+// TypeScript samples type-checked by tsc and run by Node (type stripping) against the built packages,
+// Python samples with python3 and requests, Java samples with the JDK's `java File.java`.
 import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -28,10 +29,17 @@ export interface Run {
 /** Only the variables given (and PATH): a sample must not lean on the tester's own environment. */
 const environment = (variables: Record<string, string>) => ({ PATH: process.env.PATH ?? "", ...variables });
 
-/** The shell variables a sample reads (`$NAME`), or the `process.env.NAME`s of a TypeScript one. */
+/**
+ * The variables a sample reads: `$NAME` in the shell, `process.env.NAME` in TypeScript,
+ * `os.environ["NAME"]` in Python, `System.getenv("NAME")` in Java.
+ */
 export function variablesIn(source: string): string[] {
-  const names = [...source.matchAll(/\$\{?([A-Z][A-Z0-9_]*)|process\.env\.([A-Z][A-Z0-9_]*)/g)];
-  return [...new Set(names.map((m) => (m[1] ?? m[2]) as string))];
+  const names = [
+    ...source.matchAll(
+      /\$\{?([A-Z][A-Z0-9_]*)|process\.env\.([A-Z][A-Z0-9_]*)|(?:os\.environ\[|System\.getenv\()["']([A-Z][A-Z0-9_]*)["']/g,
+    ),
+  ];
+  return [...new Set(names.map((m) => (m[1] ?? m[2] ?? m[3]) as string))];
 }
 
 export async function runCurl(source: string, variables: Record<string, string>): Promise<Run> {
@@ -93,6 +101,67 @@ export async function runTypeScript(file: string, variables: Record<string, stri
   });
   const status = stdout.match(/^(\d{3})\b/)?.[1];
   return { stdout, stderr, statuses: status ? [Number(status)] : [] };
+}
+
+/**
+ * Runs a program that reads its sample from a file and prints the answer's status first (the Python
+ * and Java samples do), with only the sample's variables set.
+ */
+async function runProgram(label: string, command: string[], variables: Record<string, string>): Promise<Run> {
+  const [file, ...args] = command as [string, ...string[]];
+  const { stdout, stderr } = await run(file, args, {
+    env: environment(variables),
+    cwd: samplesDir,
+    timeout: 60_000,
+  }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+    throw new Error(`${label} sample failed: ${error.message}\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
+  });
+  const status = stdout.match(/^(\d{3})\b/)?.[1];
+  return { stdout, stderr, statuses: status ? [Number(status)] : [] };
+}
+
+let python: Promise<string> | undefined;
+/**
+ * The python3 that has requests: the one on PATH, else Debian's, where scripts/setup.sh installs
+ * python3-requests when no python3 on the machine has it.
+ */
+function pythonWithRequests(): Promise<string> {
+  python ??= (async () => {
+    for (const candidate of ["python3", "/usr/bin/python3"]) {
+      const found = await run(candidate, ["-c", "import requests"]).then(
+        () => true,
+        () => false,
+      );
+      if (found) {
+        return candidate;
+      }
+    }
+    throw new Error("no python3 with requests: run scripts/setup.sh (it installs Debian's python3-requests)");
+  })();
+  return python;
+}
+
+/** Runs a Python sample with a python3 that has requests. */
+export async function runPython(name: string, source: string, variables: Record<string, string>) {
+  await mkdir(samplesDir, { recursive: true });
+  const file = join(samplesDir, `${name}.py`);
+  await writeFile(file, source);
+  return runProgram("Python", [await pythonWithRequests(), file], variables);
+}
+
+/**
+ * Runs a Java sample as a reader would, `java File.java` (the JDK's single-file launcher compiles it
+ * in memory); the file is named after its public class.
+ */
+export async function runJava(source: string, variables: Record<string, string>) {
+  const name = source.match(/^public class (\w+)/m)?.[1];
+  if (!name) {
+    throw new Error(`a Java sample without a public class:\n${source}`);
+  }
+  await mkdir(samplesDir, { recursive: true });
+  const file = join(samplesDir, `${name}.java`);
+  await writeFile(file, source);
+  return runProgram("Java", ["java", file], variables);
 }
 
 /** Replaces the document's production hosts with the sandbox's, as a reader pointing a sample elsewhere would. */

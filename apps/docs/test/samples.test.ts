@@ -1,5 +1,6 @@
 // Every x-codeSamples entry of the bundled document works as printed: the curl ones with the real curl
-// binary, the TypeScript ones type-checked and run against the built client and auth packages, all on
+// binary, the TypeScript ones type-checked and run against the built client and auth packages, the
+// Python ones with python3 and requests, the Java ones with `java File.java`, all on
 // the sandbox with its seeded credentials in the placeholders. Each answer must carry the operation's
 // documented success status. Needs the packages built (`turbo run test` does it first).
 import { readFile } from "node:fs/promises";
@@ -10,6 +11,8 @@ import {
   credentials,
   onSandbox,
   runCurl,
+  runJava,
+  runPython,
   runTypeScript,
   typecheck,
   variablesIn,
@@ -37,6 +40,7 @@ const success = (op: Operation) =>
       .filter((s) => s < 300),
   );
 const host = (op: Operation) => (op.servers ? "legacy" : "main");
+const LANGUAGES = ["curl", "TypeScript", "Python", "Java"];
 const sample = (op: Operation, label: string) => {
   const found = op["x-codeSamples"]?.find((s) => s.label === label);
   if (!found) {
@@ -72,10 +76,21 @@ beforeAll(async () => {
 afterAll(() => sandbox?.stop());
 
 describe("x-codeSamples of the bundled document", () => {
-  it("gives all 8 operations a curl and a TypeScript sample", () => {
+  it("gives all 8 operations a curl, a TypeScript, a Python and a Java sample", () => {
     expect(operations).toHaveLength(8);
     for (const op of operations) {
-      expect(op["x-codeSamples"]?.map((s) => s.label)).toEqual(["curl", "TypeScript"]);
+      expect(op["x-codeSamples"]?.map((s) => s.label)).toEqual(LANGUAGES);
+    }
+  });
+
+  it("writes TypeScript the auth README's way: the token manager's auth.client(), no middleware", () => {
+    const managed = operations
+      .map((op) => sample(op, "TypeScript"))
+      .filter((ts) => ts.includes("createTokenManager"));
+    expect(managed.length).toBeGreaterThan(0);
+    for (const ts of managed) {
+      expect(ts).toContain("const client = auth.client();");
+      expect(ts).not.toMatch(/auth\.middleware|createClient/);
     }
   });
 
@@ -108,9 +123,22 @@ describe("x-codeSamples of the bundled document", () => {
       const { statuses, stdout } = await runTypeScript(tsFiles[op.operationId] as string, variables);
       expect(statuses, stdout).toEqual([success(op)]);
     });
+
+    it(`${op.operationId}: the Python sample answers ${success(op)} on the sandbox`, async () => {
+      const variables = await credentials(sandbox, host(op));
+      const source = onSandbox(sample(op, "Python"), sandbox);
+      const { statuses, stdout } = await runPython(op.operationId, source, variables);
+      expect(statuses, stdout).toEqual([success(op)]);
+    });
+
+    it(`${op.operationId}: the Java sample answers ${success(op)} on the sandbox`, async () => {
+      const variables = await credentials(sandbox, host(op));
+      const { statuses, stdout } = await runJava(onSandbox(sample(op, "Java"), sandbox), variables);
+      expect(statuses, stdout).toEqual([success(op)]);
+    });
   }
 
-  it("the legacy login samples percent-encode a password with space, +, = and &", async () => {
+  it("the legacy login samples (every language) percent-encode a password with space, +, = and &", async () => {
     const op = operations.find((o) => o.operationId === "legacyLogin") as Operation;
     const variables = await credentials(sandbox, "legacy", hardLogin);
     expect(variables.EV_PASSWORD).toMatch(/[ +=&]/);
@@ -118,5 +146,9 @@ describe("x-codeSamples of the bundled document", () => {
     expect(curl.statuses, curl.stdout).toEqual([200]);
     const ts = await runTypeScript(tsFiles.legacyLogin as string, variables);
     expect(ts.statuses, ts.stdout).toEqual([200]);
+    const python = await runPython("legacyLogin-hard", onSandbox(sample(op, "Python"), sandbox), variables);
+    expect(python.statuses, python.stdout).toEqual([200]);
+    const java = await runJava(onSandbox(sample(op, "Java"), sandbox), variables);
+    expect(java.statuses, java.stdout).toEqual([200]);
   });
 });

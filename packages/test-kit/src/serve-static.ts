@@ -11,6 +11,8 @@ const TYPES: Record<string, string> = {
   ".json": "application/json",
   ".map": "application/json",
   ".yaml": "text/yaml",
+  ".md": "text/markdown; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
   ".png": "image/png",
   ".svg": "image/svg+xml",
 };
