@@ -160,7 +160,17 @@ export function dataContentsCell(label: string, tarball: () => string): Cell {
         problems.push("neither exports nor bin names a file");
       }
       for (const target of targets) {
-        if (!files.has(`package/${target.replace(/^\.\//, "")}`)) {
+        const path = `package/${target.replace(/^\.\//, "")}`;
+        // A subpath pattern (`./dist/operations/*.md`) must match at least one packed file.
+        const packed = path.includes("*")
+          ? [...files].some((file) => {
+              const [before, after] = path.split("*") as [string, string];
+              return (
+                file.startsWith(before) && file.endsWith(after) && file.length > before.length + after.length
+              );
+            })
+          : files.has(path);
+        if (!packed) {
           problems.push(`${target} is not packed`);
         }
       }
