@@ -147,13 +147,14 @@ export async function runCall<R extends { response: Response }>(
   const follow = () => controller.abort(callerSignal?.reason);
   callerSignal?.addEventListener("abort", follow, { once: true });
   const started = now();
-  // Closure-held, so it fires even when nothing else refers to the signal; unref'd, since a try in
-  // flight or a wait (a ref'd timer) keeps the process alive while the call is awaited.
+  // Closure-held, so it fires even when nothing else refers to the signal; and it keeps the process
+  // alive while the call is awaited: a try in flight does not always (Node 20's fetch leaves a
+  // connection reset before its answer pending with nothing to wait on, and the process would end
+  // with the caller's work undone).
   const timer = setTimeout(
     () => controller.abort(new RequestTimeoutError(what, policy.timeoutMs)),
     policy.timeoutMs,
   );
-  (timer as { unref?: () => void }).unref?.();
   let armed = false;
   const aborted = new Promise<never>((_, reject) => {
     signal.addEventListener("abort", () => reject(signal.reason), { once: true });
@@ -199,7 +200,10 @@ export async function runCall<R extends { response: Response }>(
       await Promise.race([policy.sleep(wait, signal), aborted]);
     }
   } finally {
-    if (!armed) {
+    if (armed) {
+      // Still guarding a body the caller reads, but not holding a process whose work is done.
+      (timer as { unref?: () => void }).unref?.();
+    } else {
       clearTimeout(timer);
     }
     callerSignal?.removeEventListener("abort", follow);
