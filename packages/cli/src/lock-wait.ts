@@ -31,7 +31,10 @@ export function announceLockWaits(
     // The store's own markers (a file store says it reads locally, so a fresh set is read without
     // its lock) go with it: a wrapper that dropped them would take the lock on every read.
     ...Object.fromEntries(
-      Object.getOwnPropertySymbols(store).map((key) => [key, (store as unknown as Record<symbol, unknown>)[key]]),
+      Object.getOwnPropertySymbols(store).map((key) => [
+        key,
+        (store as unknown as Record<symbol, unknown>)[key],
+      ]),
     ),
     get: () => store.get(),
     set: (tokens) => store.set(tokens),
