@@ -149,10 +149,7 @@ export function createAuthoriser(deps: AuthoriserDeps) {
     }
     // The path without its query: on the manager's host no path holds a credential.
     const { pathname } = new URL(request.url);
-    const own =
-      init?.timeoutMs === undefined && init?.maxRetries === undefined
-        ? policy
-        : callPolicyOf({ timeoutMs: init.timeoutMs, maxRetries: init.maxRetries }, policy);
+    const own = callPolicyOf({ timeoutMs: init?.timeoutMs, maxRetries: init?.maxRetries }, policy);
     // Each try gets its own copy under the call's signal; a body is copied only when a retry may
     // need it again, so a POST's body is never held twice.
     const again = own.maxRetries > 0 && idempotentMethods.includes(request.method) && request.body !== null;

@@ -58,10 +58,7 @@ async function send(
   if (formOperations[url]?.includes(method.toLowerCase()) && !hasContentType(init.headers)) {
     next = { bodySerializer: encodeForm, ...next, headers: withFormContentType(init.headers) };
   }
-  const own =
-    timeoutMs === undefined && maxRetries === undefined
-      ? policy
-      : callPolicyOf({ timeoutMs, maxRetries } as PolicyOptions, policy);
+  const own = callPolicyOf({ timeoutMs, maxRetries } as PolicyOptions, policy);
   const given = next.parseAs;
   const viaFetch = (init.fetch as FetchWithExt | undefined) ?? client.fetch;
   // The Request follows the call's signal only while something refers to it (undici links them
@@ -86,7 +83,8 @@ async function send(
           [GUARDED]: true,
         });
         if (given !== undefined) {
-          if (result.response.body) {
+          // Only a stream is read after this returns; any other parseAs has read the body already.
+          if (given === "stream" && result.response.body) {
             streamsHold.set(result.response.body, held.slice());
           }
           return result;

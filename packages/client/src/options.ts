@@ -92,6 +92,10 @@ export interface PolicyOptions extends CallOptions {
 
 /** A call's own `timeoutMs` and `maxRetries` over its client's. */
 export function callPolicyOf(given: PolicyOptions, base?: CallPolicy): CallPolicy {
+  // The common call sets neither: its client's policy as it is, nothing copied.
+  if (base && given.timeoutMs === undefined && given.maxRetries === undefined) {
+    return base;
+  }
   const fallback = base ?? callDefaults;
   const policy = {
     timeoutMs: wholeNumber("timeoutMs", given.timeoutMs, fallback.timeoutMs, 1, callLimits.timeoutMs),
