@@ -36,7 +36,7 @@ function at(pointer: string): unknown {
 // The client's `pathTemplateOf` is the one matcher of paths, but this package cannot import it: the
 // client's tests depend on this package, and a dependency back would be a cycle turbo refuses. The
 // same rule is compiled here once, from the document the client's table is generated from, and the
-// sandbox's tests hold the two to the same answers (apps/sandbox/test/operations.test.ts).
+// sandbox's tests hold the two to the same answers (packages/sandbox/test/operations.test.ts).
 const templates = Object.keys(document.paths).map((template) => ({
   template,
   pattern: new RegExp(`^${template.replace(/\{[^}/]+\}/g, "[^/]+")}$`),
