@@ -16,11 +16,13 @@ export default defineConfig([
     dts: true,
     clean: true,
   },
-  // The `production` export condition (Vite's and webpack's production builds) of the browser entry:
-  // the same code without the development-only option checks (see src/production.d.ts).
+  // The `production` export condition (Vite's and webpack's production builds): the same code without
+  // the development-only option checks and fix explanations (see src/production.d.ts). Every entry is
+  // built again, so that the entries share one copy of each error class in that build too: an
+  // `instanceof EngageVoiceAuthError` must hold for an error of the file store or of a store-kit store.
   {
     ...common,
-    entry: ["src/index.ts"],
+    entry: ["src/index.ts", "src/node.ts", "src/store-kit.ts"],
     outDir: "dist/production",
     dts: false,
     clean: false,

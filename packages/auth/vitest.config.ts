@@ -1,5 +1,8 @@
 import { defineConfig } from "vitest/config";
 
+/** Run only with the production build's definition: see the `production` project below. */
+const PRODUCTION_TESTS = ["test/production-messages.test.ts"];
+
 export default defineConfig({
   test: {
     // Hang guards, not verdicts: a machine running two CI jobs transpiles and spawns slowly.
@@ -15,5 +18,15 @@ export default defineConfig({
       thresholds: { lines: 95, statements: 95, branches: 95, functions: 95 },
       reporter: ["text-summary", "text"],
     },
+    projects: [
+      { extends: true, test: { name: "default", exclude: [...PRODUCTION_TESTS, "**/node_modules/**"] } },
+      // The source as the `production` export condition's build compiles it (tsdown.config.ts), so
+      // the short forms of the messages run and are covered too.
+      {
+        extends: true,
+        define: { __ENGAGE_VOICE_PRODUCTION__: "true" },
+        test: { name: "production", include: PRODUCTION_TESTS },
+      },
+    ],
   },
 });

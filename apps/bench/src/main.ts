@@ -17,6 +17,8 @@ import { methodSection } from "./method.ts";
 import { REPO_ROOT, runStep, STEPS } from "./pipeline.ts";
 import {
   aimVerdict,
+  appAimVerdict,
+  appTable,
   coalescingTable,
   describeMachine,
   loadAtStart,
@@ -27,8 +29,12 @@ import {
   sizeTable,
 } from "./report.ts";
 import {
+  APP_AIM,
+  APP_ENTRY_NAME,
   BOTH_ENTRY,
+  FLOOR_ENTRY,
   isSize,
+  measureOptIns,
   measureSize,
   ownEntries,
   REFERENCE_ENTRIES,
@@ -179,12 +185,18 @@ if (runs("size")) {
   const budgets = checkBudgets(sizes, await loadBudgets());
   console.log(formatBudgetResults(budgets).join("\n"));
   const both = sizes.find((s) => s.name === BOTH_ENTRY);
+  const app = sizes.find((s) => s.name === APP_ENTRY_NAME);
+  const floor = await measureSize(FLOOR_ENTRY, "browser");
+  const gzipOf = (s: Size | SizeFailure | undefined) => (s && isSize(s) ? s.gzip : undefined);
   emit(
     [
       "## 4. Bundle size",
       "esbuild, ESM, minified, of each package's whole public API unless the row says otherwise; gzip level 9. 1 kB = 1,000 bytes. Budgets from `apps/bench/size-budget.json`, enforced by `pnpm test`.",
       sizeTable(sizes, budgets),
-      `**${aimVerdict(both && isSize(both) ? both.gzip : undefined)}**`,
+      `**${aimVerdict(gzipOf(both))}**`,
+      "What an app of the exchange flow ships (the `production` condition, as Vite's and webpack's production builds resolve it), the floor beside it, and what each feature the app does not import by default adds when it does (the same bundle with the feature's import, less the app's imports on the same platform):",
+      appTable(app, floor, await measureOptIns()),
+      `**${appAimVerdict(gzipOf(app), gzipOf(floor), APP_AIM)}**`,
     ].join("\n\n"),
   );
 }

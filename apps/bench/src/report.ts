@@ -4,7 +4,7 @@ import type { BudgetResult } from "./budget.ts";
 import type { CoalescingResult } from "./coalescing.ts";
 import type { Row } from "./measure.ts";
 import type { StepResult } from "./pipeline.ts";
-import { isSize, type Size, type SizeFailure } from "./sizes.ts";
+import { isSize, type OptInCost, type Size, type SizeFailure } from "./sizes.ts";
 
 export interface Machine {
   cpu: string;
@@ -78,6 +78,61 @@ export function aimVerdict(bothGzip: number | undefined, aim = 6_000): string {
   }
   const verdict = bothGzip < aim ? "MET" : `MISSED by ${((bothGzip - aim) / 1000).toFixed(2)} kB`;
   return `client + auth under ${aim / 1000} kB min+gzip (the aim): ${(bothGzip / 1000).toFixed(2)} kB, ${verdict}`;
+}
+
+/** Issue 20's aim for the app's imports, with the floor beside it. */
+export function appAimVerdict(
+  appGzip: number | undefined,
+  floorGzip: number | undefined,
+  aim: number,
+): string {
+  if (appGzip === undefined) {
+    return `an app's imports under ${aim / 1000} kB min+gzip: not measured`;
+  }
+  const verdict = appGzip <= aim ? "MET" : `MISSED by ${((appGzip - aim) / 1000).toFixed(2)} kB`;
+  const floor = floorGzip === undefined ? "not measured" : kB(floorGzip);
+  return `an app's imports under ${aim / 1000} kB min+gzip (issue 20's aim): ${kB(appGzip)}, ${verdict}; the floor: ${floor}`;
+}
+
+/** The app's imports, its floor, and what each opt-in feature adds to it. */
+export function appTable(
+  app: Size | SizeFailure | undefined,
+  floor: Size | SizeFailure | undefined,
+  costs: readonly (OptInCost | SizeFailure)[],
+): string {
+  const row = (label: string, s: Size | SizeFailure | undefined, note: string) =>
+    s && isSize(s)
+      ? [label, s.platform, kB(s.minified), kB(s.gzip), note]
+      : [label, s?.platform ?? "—", `does not bundle: ${s?.errors.join("; ") ?? "not measured"}`, "—", note];
+  const added = (bytes: number) => `+${kB(bytes)}`;
+  return table(
+    [
+      "bundle (production condition unless the row says otherwise)",
+      "platform",
+      "minified",
+      "min+gzip",
+      "what it is",
+    ],
+    [
+      row(
+        "the floor: createClient + a one-line bearer middleware",
+        floor,
+        "every guard of a call, no token lifecycle",
+      ),
+      row("an app's imports: createClient + createTokenManager", app, "the budget row"),
+      ...costs.map((c) =>
+        "gzip" in c
+          ? [
+              `+ ${c.name}`,
+              c.platform,
+              added(c.minified),
+              added(c.gzip),
+              "added to the app's imports when imported",
+            ]
+          : [`+ ${c.name}`, c.platform, `does not bundle: ${c.errors.join("; ")}`, "—", ""],
+      ),
+    ],
+  );
 }
 
 export function coalescingTable(results: readonly CoalescingResult[]): string {

@@ -54,6 +54,15 @@ export function packageEntries(
 /** The name of the bundle the issue's size aim is about: both packages' whole public API. */
 export const BOTH_ENTRY = "@engage-voice/client + @engage-voice/auth";
 
+/** The name of the bundle of issue 20's aim: what an app of the exchange flow ships. */
+export const APP_ENTRY_NAME = "an app's imports: createClient + createTokenManager";
+
+/** Issue 20's aim for {@link APP_ENTRY_NAME}, in bytes min+gzip. */
+export const APP_AIM = 8_500;
+
+/** The imports of an app of the exchange flow, in the source of a bundle. */
+const APP_IMPORTS = `export { createClient } from "@engage-voice/client";\nexport { createTokenManager } from "@engage-voice/auth";`;
+
 /** Bundles of several packages: what an app ships when it uses them together. */
 export const COMBINED_ENTRIES: SizeEntry[] = [
   {
@@ -62,12 +71,132 @@ export const COMBINED_ENTRIES: SizeEntry[] = [
   },
   {
     // What an app of the exchange flow ships from its production build: esbuild drops the rest
-    // (legacy login, API tokens), and the `production` condition the development-only checks.
-    name: "an app's imports: createClient + createTokenManager",
+    // (legacy login, API tokens), and the `production` condition the development-only checks and
+    // the messages that explain each fix (the errors keep their code and a link to the docs).
+    name: APP_ENTRY_NAME,
     conditions: ["production"],
-    source: `export { createClient } from "@engage-voice/client";\nexport { createTokenManager } from "@engage-voice/auth";`,
+    source: APP_IMPORTS,
   },
 ];
+
+/**
+ * The floor of the app's imports: this project's client with every guard of a call (deadline,
+ * abort, retries, manual redirects, the origin check of its base URL) and the least auth middleware
+ * that is correct for one token: it asks for the token on each request and sets the header. No
+ * renewal, store, rate limit or answer validation: what the token manager adds is the difference.
+ */
+export const FLOOR_ENTRY: SizeEntry = {
+  name: "the floor: createClient + a one-line bearer middleware",
+  conditions: ["production"],
+  source: `import { createClient } from "@engage-voice/client";
+export function authorised(token) {
+  const client = createClient();
+  client.use({ onRequest: async ({ request }) => { request.headers.set("Authorization", \`Bearer \${await token()}\`); return request; } });
+  return client;
+}`,
+};
+
+/** What a feature an app opts into adds to the app's imports, measured on `platform`. */
+export interface OptIn {
+  name: string;
+  /** When an app pays it. */
+  note: string;
+  /** The app's imports with the feature's. */
+  entry: SizeEntry;
+  platform: Platform;
+}
+
+/**
+ * The features an app of the exchange flow does not import unless it uses them: each is the app's
+ * imports plus the feature's, so its cost is the difference. The file store is Node-only, so it is
+ * measured against the app's imports bundled for Node.
+ */
+export const OPT_INS: OptIn[] = [
+  {
+    name: "development build (no `production` condition): option checks, nearest-name hints, messages that explain each fix",
+    entry: { name: "development", source: APP_IMPORTS },
+    platform: "browser",
+    note: "in a development build, and in Node, which resolves `default`",
+  },
+  {
+    name: "the deprecated host: createLegacyClient + legacyLogin",
+    entry: {
+      name: "legacy",
+      conditions: ["production"],
+      source: `${APP_IMPORTS}\nexport { createLegacyClient } from "@engage-voice/client";\nexport { legacyLogin } from "@engage-voice/auth";`,
+    },
+    platform: "browser",
+    note: "when imported",
+  },
+  {
+    name: "permanent API tokens: apiTokens + apiTokenMiddleware",
+    entry: {
+      name: "api tokens",
+      conditions: ["production"],
+      source: `${APP_IMPORTS}\nexport { apiTokens, apiTokenMiddleware } from "@engage-voice/auth";`,
+    },
+    platform: "browser",
+    note: "when imported",
+  },
+  {
+    name: "a store of your own with a lock: withLease of @engage-voice/auth/store-kit",
+    entry: {
+      name: "store kit",
+      conditions: ["production"],
+      source: `${APP_IMPORTS}\nexport { withLease } from "@engage-voice/auth/store-kit";`,
+    },
+    platform: "browser",
+    note: "when imported (@engage-voice/store-redis imports it too)",
+  },
+  {
+    name: "the file store (Node only): fileStore of @engage-voice/auth/node",
+    entry: {
+      name: "file store",
+      conditions: ["production"],
+      source: `${APP_IMPORTS}\nexport { fileStore } from "@engage-voice/auth/node";`,
+    },
+    platform: "node",
+    note: "when imported",
+  },
+];
+
+export interface OptInCost {
+  name: string;
+  note: string;
+  platform: Platform;
+  /** Bytes min+gzip the feature adds to the app's imports on its platform. */
+  gzip: number;
+  /** Bytes minified it adds. */
+  minified: number;
+}
+
+/** Each opt-in's cost: its bundle less the app's imports bundled the same way. */
+export async function measureOptIns(
+  optIns: readonly OptIn[] = OPT_INS,
+): Promise<(OptInCost | SizeFailure)[]> {
+  const app = COMBINED_ENTRIES.find((e) => e.name === APP_ENTRY_NAME) as SizeEntry;
+  const bases = new Map<Platform, Size | SizeFailure>();
+  const costs: (OptInCost | SizeFailure)[] = [];
+  for (const optIn of optIns) {
+    const base = bases.get(optIn.platform) ?? (await measureSize(app, optIn.platform));
+    bases.set(optIn.platform, base);
+    const size = await measureSize(optIn.entry, optIn.platform);
+    if (!isSize(base)) {
+      costs.push(base);
+    } else if (!isSize(size)) {
+      costs.push({ ...size, name: optIn.name });
+    } else {
+      costs.push({
+        name: optIn.name,
+        note: optIn.note,
+        platform: optIn.platform,
+        gzip: size.gzip - base.gzip,
+        minified: size.minified - base.minified,
+      });
+    }
+  }
+  return costs;
+}
 
 /** The bundles the budgets hold and the tables show: every public package not excluded, then the combinations. */
 export async function ownEntries(excluded: Readonly<Record<string, string>>): Promise<SizeEntry[]> {

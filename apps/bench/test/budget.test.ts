@@ -11,7 +11,18 @@ import {
   parseBudgets,
   parseExclusions,
 } from "../src/budget.ts";
-import { bundle, COMBINED_ENTRIES, isSize, measureSize, ownEntries, type SizeEntry } from "../src/sizes.ts";
+import {
+  APP_ENTRY_NAME,
+  bundle,
+  COMBINED_ENTRIES,
+  FLOOR_ENTRY,
+  isSize,
+  measureOptIns,
+  measureSize,
+  OPT_INS,
+  ownEntries,
+  type SizeEntry,
+} from "../src/sizes.ts";
 import { publicPackages } from "../src/workspace.ts";
 
 const excluded = await loadExclusions();
@@ -75,6 +86,22 @@ describe("an app's imports (createClient + createTokenManager)", () => {
     }
     for (const guard of ["must not contain a username or password", "without a path, query or fragment"]) {
       expect(production, guard).toContain(guard);
+    }
+  });
+});
+
+describe("the floor and the opt-in features beside the app's imports", () => {
+  it("measure a floor below the app's imports and a cost above zero for each opt-in", async () => {
+    const app = sizes.find((s) => s.name === APP_ENTRY_NAME);
+    const floor = await measureSize(FLOOR_ENTRY);
+    if (!app || !isSize(app) || !isSize(floor)) {
+      throw new Error("the app's imports or the floor did not bundle");
+    }
+    expect(floor.gzip).toBeLessThan(app.gzip);
+    const costs = await measureOptIns();
+    expect(costs.map((c) => c.name)).toEqual(OPT_INS.map((o) => o.name));
+    for (const cost of costs) {
+      expect("gzip" in cost && cost.gzip > 0, `${cost.name}: ${JSON.stringify(cost)}`).toBe(true);
     }
   });
 });

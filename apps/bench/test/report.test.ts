@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { aimVerdict, middlewareVerdict, overheadTable, pipelineTable, table } from "../src/report.ts";
+import {
+  aimVerdict,
+  appAimVerdict,
+  appTable,
+  middlewareVerdict,
+  overheadTable,
+  pipelineTable,
+  table,
+} from "../src/report.ts";
 
 describe("the middleware verdict", () => {
   it.each([
@@ -28,6 +36,40 @@ describe("the size aim", () => {
     expect(aimVerdict(5_500)).toBe("client + auth under 6 kB min+gzip (the aim): 5.50 kB, MET");
     expect(aimVerdict(8_250)).toBe("client + auth under 6 kB min+gzip (the aim): 8.25 kB, MISSED by 2.25 kB");
     expect(aimVerdict(undefined)).toBe("client + auth under 6 kB min+gzip: not measured");
+  });
+});
+
+describe("the app's imports", () => {
+  it("are held to issue 20's aim, with the floor beside them", () => {
+    expect(appAimVerdict(8_500, 5_380, 8_500)).toBe(
+      "an app's imports under 8.5 kB min+gzip (issue 20's aim): 8.50 kB, MET; the floor: 5.38 kB",
+    );
+    expect(appAimVerdict(11_720, 5_380, 8_500)).toBe(
+      "an app's imports under 8.5 kB min+gzip (issue 20's aim): 11.72 kB, MISSED by 3.22 kB; the floor: 5.38 kB",
+    );
+    expect(appAimVerdict(undefined, 5_380, 8_500)).toBe(
+      "an app's imports under 8.5 kB min+gzip: not measured",
+    );
+  });
+
+  it("show each opt-in as what it adds, and an opt-in that does not bundle with the reason", () => {
+    const size = (name: string, gzip: number) => ({
+      name,
+      platform: "browser" as const,
+      minified: gzip * 3,
+      gzip,
+    });
+    const text = appTable(size("app", 11_720), size("floor", 5_380), [
+      { name: "API tokens", note: "when imported", platform: "browser", minified: 2_230, gzip: 780 },
+      { name: "file store", platform: "node", errors: ['Could not resolve "node:fs"'] },
+    ]);
+    expect(text).toContain(
+      "| an app's imports: createClient + createTokenManager | browser | 35.16 kB | 11.72 kB |",
+    );
+    expect(text).toContain(
+      "| + API tokens | browser | +2.23 kB | +0.78 kB | added to the app's imports when imported |",
+    );
+    expect(text).toContain('| + file store | node | does not bundle: Could not resolve "node:fs" | — |');
   });
 });
 

@@ -10,7 +10,7 @@ import {
   runCall,
 } from "@engage-voice/client";
 import { setBearer } from "./credential-headers.js";
-import { EngageVoiceAuthError, OriginMismatchError } from "./errors.js";
+import { EngageVoiceAuthError, OriginMismatchError, VERBOSE } from "./errors.js";
 import { readPrefix } from "./limited-fetch.js";
 import type { TokenCycler } from "./token-cycler.js";
 import { onOrigin } from "./transport-policy.js";
@@ -79,7 +79,9 @@ export function createAuthoriser(deps: AuthoriserDeps) {
       await response.body?.cancel();
       throw new EngageVoiceAuthError(
         "request_not_replayable",
-        "The access token expired and was renewed, but a stream body cannot be sent twice: send the request again",
+        VERBOSE
+          ? "The access token expired and was renewed, but a stream body cannot be sent twice: send the request again"
+          : "stream body",
         { status: 401 },
       );
     }
@@ -91,7 +93,9 @@ export function createAuthoriser(deps: AuthoriserDeps) {
     const other = new URL(url).origin;
     return new OriginMismatchError(
       "origin_mismatch",
-      `This client sends requests to ${other}, but the token manager authorises ${origin} only: use auth.client(), or give both the same base URL (createTokenManager({ baseUrl: "${other}" }))`,
+      VERBOSE
+        ? `This client sends requests to ${other}, but the token manager authorises ${origin} only: use auth.client(), or give both the same base URL (createTokenManager({ baseUrl: "${other}" }))`
+        : `${other} is not ${origin}`,
     );
   }
 

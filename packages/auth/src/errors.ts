@@ -1,6 +1,16 @@
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
 /**
+ * `false` in the build of the `production` export condition (src/production.d.ts). A message that
+ * explains a fix is written `VERBOSE ? "the explanation" : "the subject"`, so that build ships the
+ * subject only; its error still carries the code and {@link ERRORS_DOCS}, which say the rest.
+ */
+export const VERBOSE = typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined";
+
+/** Where each `code` is explained: the message of every error of the production build links it. */
+export const ERRORS_DOCS = "https://github.com/engage-voice/engage-voice-sdk/tree/main/packages/auth#errors";
+
+/**
  * Reduces a foreign error to its name and system code. Its message may quote a URL with a password
  * in the query, a header or a body, so it never travels on.
  */
@@ -54,7 +64,10 @@ export class EngageVoiceAuthError extends Error {
   declare readonly status: number | undefined;
 
   constructor(code: AuthErrorCode, message: string, options: ErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: safeCause(options.cause) });
+    super(
+      VERBOSE ? message : `${code} (${message}): see ${ERRORS_DOCS}`,
+      options.cause === undefined ? undefined : { cause: safeCause(options.cause) },
+    );
     this.code = code;
     this.status = options.status;
   }
@@ -107,7 +120,9 @@ export class ReauthRequiredError extends EngageVoiceAuthError {
     const code = cause instanceof EngageVoiceAuthError ? cause.code : "error";
     super(
       "reauth_required",
-      `The refresh token was refused and the new exchange failed (${code}): the session must start again`,
+      VERBOSE
+        ? `The refresh token was refused and the new exchange failed (${code}): the session must start again`
+        : code,
       { status: (cause as { status?: number }).status, cause },
     );
     this.refreshError = refreshError;

@@ -11,7 +11,7 @@
 //   know whether the token was spent, so it exchanges. A holder that lives to see its call fail puts
 //   the token back while it still holds the lock, so an ordinary failure costs no exchange. A set gone
 //   from the store altogether is treated the same way: its refresh token is not presented again.
-import { EngageVoiceAuthError, storeFailed } from "./errors.js";
+import { EngageVoiceAuthError, storeFailed, VERBOSE } from "./errors.js";
 import type { LockHold } from "./store.js";
 import { type TokenSet, withoutRefreshToken } from "./tokens.js";
 
@@ -20,7 +20,9 @@ export class LockLost extends EngageVoiceAuthError {
   constructor() {
     super(
       "store_failed",
-      "The token store's lock was lost (this process stalled past its life): no token call made",
+      VERBOSE
+        ? "The token store's lock was lost (this process stalled past its life): no token call made"
+        : "lock lost",
     );
   }
 }

@@ -10,6 +10,7 @@ import {
   type Sleep,
 } from "@engage-voice/client";
 import { createAuthoriser } from "./authoriser.js";
+import { VERBOSE } from "./errors.js";
 import { exchangeLimiter } from "./exchange-limiter.js";
 import {
   integer,
@@ -147,7 +148,9 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const base = requireBase(given.baseUrl, defaultBaseUrls.main, given.allowInsecureHttp);
   if (base.origin === defaultBaseUrls.legacy) {
     throw invalid(
-      `baseUrl ${base.origin} is the deprecated login host, which has no token exchange: give the contact-center host (${defaultBaseUrls.main}), or use legacyLogin() and createLegacyClient() for the deprecated host`,
+      VERBOSE
+        ? `baseUrl ${base.origin} is the deprecated login host, which has no token exchange: give the contact-center host (${defaultBaseUrls.main}), or use legacyLogin() and createLegacyClient() for the deprecated host`
+        : "baseUrl",
     );
   }
   const fetch = optionalFunction("fetch", given.fetch) ?? globalFetch;

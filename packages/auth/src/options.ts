@@ -1,5 +1,5 @@
 import { type Sleep, sleep, unknownOption } from "@engage-voice/client";
-import { EngageVoiceAuthError } from "./errors.js";
+import { EngageVoiceAuthError, VERBOSE } from "./errors.js";
 import type { TokenStore } from "./store.js";
 import { isHeaderSafe } from "./tokens.js";
 import { checkTransport } from "./transport-policy.js";
@@ -80,7 +80,7 @@ export function optionalFunction<F>(name: string, value: F | undefined): F | und
 /** Throws unless `value` is a non-empty string; names the option, never its value. */
 export function requireText(value: unknown, name: string): string {
   if (typeof value !== "string" || value.trim() === "") {
-    throw invalid(`${name} must be a non-empty string`);
+    throw invalid(VERBOSE ? `${name} must be a non-empty string` : name);
   }
   return value;
 }
@@ -89,7 +89,9 @@ export function requireText(value: unknown, name: string): string {
 export function requireToken(value: unknown, name: string): string {
   requireText(value, name);
   if (!isHeaderSafe(value)) {
-    throw invalid(`${name} must be a token of visible ASCII characters, without spaces or line breaks`);
+    throw invalid(
+      VERBOSE ? `${name} must be a token of visible ASCII characters, without spaces or line breaks` : name,
+    );
   }
   return value as string;
 }
@@ -97,7 +99,9 @@ export function requireToken(value: unknown, name: string): string {
 /** The parent-platform token as given, or as its function returned it. */
 function requireParentToken(value: unknown): string {
   if (typeof value !== "string" && typeof value !== "function") {
-    throw invalid("rcAccessToken must be a non-empty string or a function that returns one");
+    throw invalid(
+      VERBOSE ? "rcAccessToken must be a non-empty string or a function that returns one" : "rcAccessToken",
+    );
   }
   return requireToken(value, "rcAccessToken");
 }

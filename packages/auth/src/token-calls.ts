@@ -1,5 +1,5 @@
 import { createClient } from "@engage-voice/client";
-import { ExchangeRejectedError, RefreshRejectedError } from "./errors.js";
+import { ExchangeRejectedError, RefreshRejectedError, VERBOSE } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";
 import { requestInit, tokenRequest } from "./requests.js";
 import type { TokenSet } from "./tokens.js";
@@ -7,15 +7,19 @@ import type { Clock, FetchLike, Logger } from "./types.js";
 
 /** What a refused exchange means, and what to do: said where the refusal is reported. */
 export const exchangeHints = {
-  refused:
-    "the RingCentral access token (rcAccessToken) is expired, revoked or not a RingCentral access token: obtain a new one from the RingCentral platform and create the manager with it, or give rcAccessToken as a function that returns a current one",
+  refused: VERBOSE
+    ? "the RingCentral access token (rcAccessToken) is expired, revoked or not a RingCentral access token: obtain a new one from the RingCentral platform and create the manager with it, or give rcAccessToken as a function that returns a current one"
+    : "",
   missing: (origin: string) =>
-    `${origin} has no token exchange: if it is the deprecated login host, use legacyLogin() and createLegacyClient(); the exchange is on the contact-center host, such as https://engage.ringcentral.com`,
+    VERBOSE
+      ? `${origin} has no token exchange: if it is the deprecated login host, use legacyLogin() and createLegacyClient(); the exchange is on the contact-center host, such as https://engage.ringcentral.com`
+      : "",
 };
 
 /** What a refused refresh means, and what to do. */
-export const refreshHint =
-  "the refresh token is unknown, expired or already spent (a token set obtained without includeRefresh=true has none): the manager exchanges the parent token again";
+export const refreshHint = VERBOSE
+  ? "the refresh token is unknown, expired or already spent (a token set obtained without includeRefresh=true has none): the manager exchanges the parent token again"
+  : "";
 
 /**
  * The two token calls of the exchange flow, each answered with a token set or a typed error. The

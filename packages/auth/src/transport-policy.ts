@@ -1,4 +1,4 @@
-import { TransportRefusedError } from "./errors.js";
+import { TransportRefusedError, VERBOSE } from "./errors.js";
 
 const isLoopback = (host: string) => host === "localhost" || host === "[::1]" || /^127(\.\d+){3}$/.test(host);
 
@@ -15,7 +15,9 @@ export function checkTransport(url: URL, allowInsecureHttp = false): void {
   }
   throw new TransportRefusedError(
     "transport_refused",
-    `Refusing to send credentials over ${url.protocol} to ${url.hostname}: use https:, http: to a loopback host, or set allowInsecureHttp`,
+    VERBOSE
+      ? `Refusing to send credentials over ${url.protocol} to ${url.hostname}: use https:, http: to a loopback host, or set allowInsecureHttp`
+      : `${url.protocol}//${url.hostname}`,
   );
 }
 

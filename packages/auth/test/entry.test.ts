@@ -65,9 +65,9 @@ describe("package entries", () => {
       ["./store-kit", "store-kit"],
     ]) {
       const target = pkg.exports[subpath as string];
-      // The browser entry has a production build too, without the development-only checks.
-      const production = (ext: string) =>
-        subpath === "." ? { production: `./dist/production/${file}.${ext}` } : {};
+      // Each entry has a production build too, without the development-only checks: all three, so
+      // that they share one copy of the error classes there as well.
+      const production = (ext: string) => ({ production: `./dist/production/${file}.${ext}` });
       expect(Object.keys(target.import)[0]).toEqual("types");
       expect(target.import).toEqual({
         types: `./dist/${file}.d.ts`,

@@ -1,0 +1,150 @@
+// The app's imports as the budget measures them (the `production` condition, minified for the
+// browser) are run here, not only weighed: what that build leaves out must not be a guard. Each
+// refusal is checked on the very bundle of the budget row, loaded as a module.
+import { describe, expect, it } from "vitest";
+import { APP_ENTRY_NAME, bundle, COMBINED_ENTRIES, type SizeEntry } from "../src/sizes.ts";
+
+const app = COMBINED_ENTRIES.find((e) => e.name === APP_ENTRY_NAME) as SizeEntry;
+
+interface AppModule {
+  createClient: (options?: object) => {
+    GET: (path: string, init?: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    POST: (path: string, init?: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    use: (middleware: unknown) => void;
+  };
+  createTokenManager: (options: object) => { middleware: unknown; fetch: typeof fetch };
+}
+
+async function load(entry: SizeEntry): Promise<AppModule> {
+  const { code } = await bundle(entry);
+  return import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+}
+
+const lean = await load(app);
+const full = await load({ ...app, conditions: [] });
+
+/** What `run` threw, or a failure when it threw nothing. */
+async function thrown(run: () => unknown): Promise<Error & { code?: string }> {
+  try {
+    await run();
+  } catch (error) {
+    return error as Error & { code?: string };
+  }
+  throw new Error("nothing was thrown");
+}
+
+/** A fetch that answers from `answer` and counts what it was given. */
+function stubFetch(answer: (request: Request, n: number) => Response) {
+  const requests: Request[] = [];
+  const fetch = async (request: Request) => {
+    requests.push(request);
+    return answer(request, requests.length);
+  };
+  return { fetch, requests };
+}
+
+const ACCOUNTS = "/voice/api/v1/admin/accounts";
+const noWait = async () => {};
+
+describe("the production build of the app's imports", () => {
+  it("refuses a base URL that would leak a credential or send it to a wrong place", async () => {
+    for (const baseUrl of [
+      "https://user:secret@engage.ringcentral.com",
+      "https://engage.ringcentral.com/api",
+    ]) {
+      const client = await thrown(() => lean.createClient({ baseUrl }));
+      expect(client.code, baseUrl).toBe("invalid_options");
+      expect(client.message).not.toContain("secret");
+      const manager = await thrown(() => lean.createTokenManager({ baseUrl, rcAccessToken: "t" }));
+      expect(manager.code, baseUrl).toBe("invalid_options");
+      expect(manager.message).not.toContain("secret");
+    }
+  });
+
+  it("refuses credentials over plain http to another host, and a token that cannot be a header", async () => {
+    const insecure = await thrown(() =>
+      lean.createTokenManager({ baseUrl: "http://engage.example", rcAccessToken: "t" }),
+    );
+    expect(insecure.code).toBe("transport_refused");
+    const header = await thrown(() => lean.createTokenManager({ rcAccessToken: "a\r\nX-Evil: 1" }));
+    expect(header.code).toBe("invalid_options");
+    expect(header.message).not.toContain("X-Evil");
+  });
+
+  it("gives each error its code and the link to the docs instead of the explanation", async () => {
+    const options = { baseUrl: "http://engage.example", rcAccessToken: "t" };
+    const leanError = await thrown(() => lean.createTokenManager(options));
+    const fullError = await thrown(() => full.createTokenManager(options));
+    expect(fullError.message).toContain("allowInsecureHttp");
+    expect(leanError.message).not.toContain("allowInsecureHttp");
+    expect(leanError.message).toMatch(
+      /^transport_refused \(http:\/\/engage\.example\): see https:\/\/\S+#errors$/,
+    );
+    expect(leanError.code).toBe(fullError.code);
+    expect(leanError.name).toBe(fullError.name);
+  });
+
+  it("fails a middleware used on a client of another origin before anything is sent", async () => {
+    const auth = lean.createTokenManager({ rcAccessToken: "t" });
+    const { fetch, requests } = stubFetch(() => Response.json([]));
+    const client = lean.createClient({ baseUrl: "http://127.0.0.1:9", fetch });
+    client.use(auth.middleware);
+    const error = await thrown(() => client.GET(ACCOUNTS));
+    expect(error.code).toBe("origin_mismatch");
+    expect(requests).toHaveLength(0);
+  });
+
+  it("sends no redirect on, tries an idempotent call again after a 503, and never a POST", async () => {
+    const { fetch, requests } = stubFetch((_, n) =>
+      n === 1 ? new Response(null, { status: 503 }) : Response.json([]),
+    );
+    const client = lean.createClient({
+      baseUrl: "http://127.0.0.1:9",
+      fetch,
+      sleep: noWait,
+      maxRetries: 2,
+      logger: {},
+    });
+    const { data } = await client.GET(ACCOUNTS);
+    expect(data).toEqual([]);
+    expect(requests.map((r) => r.redirect)).toEqual(["manual", "manual"]);
+
+    const posts = stubFetch(() => new Response(null, { status: 503 }));
+    const poster = lean.createClient({ baseUrl: "http://127.0.0.1:9", fetch: posts.fetch, sleep: noWait });
+    const { response } = await poster.POST("/api/auth/token/refresh", { body: { refresh_token: "r" } });
+    expect(response.status).toBe(503);
+    expect(posts.requests).toHaveLength(1);
+  });
+
+  it("ends a call at its deadline and at the caller's abort", async () => {
+    const hanging = async (request: Request) =>
+      new Promise<Response>((_, reject) =>
+        request.signal.addEventListener("abort", () => reject(request.signal.reason)),
+      );
+    const client = lean.createClient({ baseUrl: "http://127.0.0.1:9", fetch: hanging, maxRetries: 0 });
+    const late = await thrown(() => client.GET(ACCOUNTS, { timeoutMs: 20 }));
+    expect(late.code).toBe("request_timeout");
+    const controller = new AbortController();
+    const call = client.GET(ACCOUNTS, { signal: controller.signal });
+    controller.abort(new Error("left the page"));
+    expect((await thrown(() => call)).message).toBe("left the page");
+  });
+});
+
+describe("the production build of every entry of @engage-voice/auth", () => {
+  it("holds one set of error classes: an error of the file store is an instanceof the main entry's", async () => {
+    const { code } = await bundle(
+      {
+        name: "file store",
+        conditions: ["production"],
+        source: `export { EngageVoiceAuthError } from "@engage-voice/auth";\nexport { fileStore } from "@engage-voice/auth/node";\nexport { storeFailed } from "@engage-voice/auth/store-kit";`,
+      },
+      "node",
+    );
+    const entry = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+    const error = await thrown(() => entry.fileStore(""));
+    expect(error.code).toBe("invalid_options");
+    expect(error).toBeInstanceOf(entry.EngageVoiceAuthError);
+    expect(entry.storeFailed("read")).toBeInstanceOf(entry.EngageVoiceAuthError);
+  });
+});
