@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTokenManager, type TokenStore } from "../src/index.js";
 import { fileStore } from "../src/node.js";
 import { BASE, fakeClock, fakeServer, recordingLogger } from "./fake-server.js";
+import { momentsNow, moveTo } from "./renewal-times.js";
 
 const HOUR = 3_600_000;
 let dir = "";
@@ -138,13 +139,14 @@ describe("a file-store holder frozen past staleLockMs", () => {
     const { clock, server, make, stored } = processesOn(path);
     const first = make();
     await first.auth.getAccessToken();
-    clock.advance(270_000); // in the window, still servable: a background renewal, its token kept
+    const { inWindow, expiresAt } = momentsNow(clock, first.auth);
+    moveTo(clock, inWindow); // still servable: a background renewal, its token kept
     server.fail("refresh", { status: 503 });
     await first.auth.getAccessToken();
     await first.auth.refresh().catch(() => {}); // joins the failed background renewal
     expect(server.calls.refresh).toBe(1);
     expect(await stored()).toHaveProperty("refreshToken");
-    clock.advance(60_000);
+    moveTo(clock, expiresAt);
     await make().auth.getAccessToken();
     expect(server.calls).toMatchObject({ refresh: 2, exchange: 1 });
   });
