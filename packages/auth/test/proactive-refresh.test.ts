@@ -87,7 +87,7 @@ describe("proactive refresh", () => {
     expect(Math.min(...server.remainingAtUse)).toBeGreaterThanOrEqual(leastLeft);
   });
 
-  it("waits for the refresh once the token is in its last quarter of the window", async () => {
+  it("waits for the refresh once the token is in the unservable end of its window", async () => {
     const { auth, server, clock } = setup();
     const first = await auth.getAccessToken();
     moveTo(clock, momentsNow(clock, auth).unservable);
