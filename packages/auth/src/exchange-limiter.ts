@@ -1,10 +1,16 @@
 import { RateLimitedError } from "./errors.js";
 import type { Clock } from "./types.js";
 
-const MINUTE = 60_000;
+/**
+ * The token exchange's limit as observed on the service: the manager's default `exchangesPerMinute`,
+ * and the sliding window it is counted over.
+ */
+export const exchangeLimitDefaults = { perMinute: 5, windowMs: 60_000 } as const;
+
+const MINUTE = exchangeLimitDefaults.windowMs;
 
 /**
- * Keeps the token exchange under its limit (5 a minute, observed) on this side, so that a burst of
+ * Keeps the token exchange under its limit (`exchangeLimitDefaults`) on this side, so that a burst of
  * renewals never earns a `429`; after a `429` it lets none through until `Retry-After` has passed.
  */
 export function exchangeLimiter(perMinute: number, clock: Clock) {

@@ -11,7 +11,7 @@ import {
 } from "@engage-voice/client";
 import { createAuthoriser } from "./authoriser.js";
 import { VERBOSE } from "./errors.js";
-import { exchangeLimiter } from "./exchange-limiter.js";
+import { exchangeLimitDefaults, exchangeLimiter } from "./exchange-limiter.js";
 import {
   integer,
   invalid,
@@ -56,8 +56,8 @@ export interface TokenManagerOptions {
   /** A number in [0, 1) for the retry jitter; defaults to `Math.random`. */
   random?: () => number;
   /**
-   * How long before expiry a token is renewed, from its lifetime. Default: the last 20% of the
-   * lifetime, at most 60 s. In the last quarter of that window the token is no longer handed out.
+   * How long before expiry a token is renewed, from its lifetime. Default: a share of the lifetime,
+   * capped (`renewalDefaults`); in the last part of that window the token is no longer handed out.
    */
   refreshWindow?: (lifetimeMs: number) => number;
   /** Further token calls after a transient failure when no valid token is left. Default 2. */
@@ -73,7 +73,7 @@ export interface TokenManagerOptions {
    * answer, through `client()` and `fetch`. Default 2; 0 turns it off. POST is never tried again.
    */
   maxRetries?: number;
-  /** The exchange endpoint's limit. Default 5 (observed). */
+  /** The exchange endpoint's limit a minute. Default: `exchangeLimitDefaults.perMinute` (observed). */
   exchangesPerMinute?: number;
   /** Allows credentials over plain http: to hosts other than loopback. */
   allowInsecureHttp?: boolean;
@@ -164,7 +164,10 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     policy: renewalPolicy(refreshWindow),
     retries: integer("retries", given.retries, 2, 0, 10),
     calls: tokenCalls(base.origin, fetch, timeoutMs, clock, logger),
-    limiter: exchangeLimiter(integer("exchangesPerMinute", given.exchangesPerMinute, 5, 1, 1_000), clock),
+    limiter: exchangeLimiter(
+      integer("exchangesPerMinute", given.exchangesPerMinute, exchangeLimitDefaults.perMinute, 1, 1_000),
+      clock,
+    ),
     onTokens: optionalFunction("onTokens", given.onTokens),
     parentToken,
   });

@@ -15,7 +15,7 @@ export const renewalDefaults = {
   unservableShare: 0.25,
 } as const;
 
-/** The default refresh window: the last 20% of the lifetime, at most 60 s. */
+/** The default refresh window: `windowShare` of the lifetime, at most `maxWindowMs`. */
 export const defaultRefreshWindow = (lifetimeMs: number) =>
   Math.min(lifetimeMs * renewalDefaults.windowShare, renewalDefaults.maxWindowMs);
 

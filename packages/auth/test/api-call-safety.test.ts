@@ -8,15 +8,14 @@ import createOpenApiClient from "openapi-fetch";
 import { afterEach, describe, expect, it } from "vitest";
 import { expiredBodyRead } from "../src/authoriser.js";
 import { createTokenManager, type EngageVoiceAuthError } from "../src/index.js";
-import { BASE, fakeClock, fakeServer, recordingLogger, setup } from "./fake-server.js";
+import { BASE, fakeClock, fakeServer, hostsFor, setup } from "./fake-server.js";
 
 const ACCOUNTS = "/voice/api/v1/admin/accounts";
 const EXCHANGE = "/api/auth/login/rc/accesstoken";
 
 /** The fake server behind a gate on the exchange: it answers once the test lets it. */
 function gatedExchange() {
-  const clock = fakeClock();
-  const server = fakeServer({ clock });
+  const { server, managerOn } = hostsFor();
   let open = () => {};
   const gate = new Promise<void>((resolve) => {
     open = resolve;
@@ -32,13 +31,7 @@ function gatedExchange() {
     }
     return server.fetch(request);
   };
-  const auth = createTokenManager({
-    baseUrl: BASE,
-    rcAccessToken: server.parentToken,
-    fetch,
-    clock,
-    logger: recordingLogger().logger,
-  });
+  const { auth } = managerOn(undefined, { fetch, sleep: undefined, random: undefined });
   return { auth, server, open, exchangeArrived };
 }
 

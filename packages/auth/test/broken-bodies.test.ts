@@ -3,7 +3,7 @@
 // an unhandled rejection or a stuck call behind.
 import { describe, expect, it, vi } from "vitest";
 import { createTokenManager, memoryStore, NetworkError } from "../src/index.js";
-import { BASE, fakeClock, fakeServer, recordingLogger } from "./fake-server.js";
+import { BASE, fakeClock, fakeServer, hostsFor } from "./fake-server.js";
 
 /** A body that sends a few bytes, then fails as a dropped connection does. */
 function breakingBody(first: string) {
@@ -18,12 +18,9 @@ function breakingBody(first: string) {
 }
 
 function world(brokenPath: string, status: number) {
-  const clock = fakeClock();
-  const server = fakeServer({ clock });
+  const { server, managerOn } = hostsFor();
   const broken: string[] = [];
-  const auth = createTokenManager({
-    baseUrl: BASE,
-    rcAccessToken: server.parentToken,
+  const { auth } = managerOn(undefined, {
     fetch: async (request) => {
       const response = await server.fetch(request);
       if (new URL(request.url).pathname.endsWith(brokenPath) && broken.length === 0) {
@@ -32,9 +29,7 @@ function world(brokenPath: string, status: number) {
       }
       return response;
     },
-    clock,
-    sleep: async (ms) => clock.advance(ms),
-    logger: recordingLogger().logger,
+    random: undefined,
     retries: 0,
   });
   return { auth, server, broken };

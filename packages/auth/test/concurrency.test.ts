@@ -1,7 +1,7 @@
 import { createClient } from "@engage-voice/client";
 import { describe, expect, it } from "vitest";
-import { createTokenManager, memoryStore, type TokenStore } from "../src/index.js";
-import { BASE, fakeClock, fakeServer, setup } from "./fake-server.js";
+import { memoryStore, type TokenStore } from "../src/index.js";
+import { BASE, hostsFor, setup } from "./fake-server.js";
 
 const many = <T>(count: number, task: () => Promise<T>) => Promise.all(Array.from({ length: count }, task));
 
@@ -59,8 +59,7 @@ describe("one token call for all concurrent callers", () => {
   });
 
   it("two managers on a store with a lock renew once between them", async () => {
-    const clock = fakeClock();
-    const server = fakeServer({ clock });
+    const { clock, server, managerOn } = hostsFor();
     const shared = memoryStore();
     let queue: Promise<unknown> = Promise.resolve();
     const locked: TokenStore = {
@@ -71,14 +70,7 @@ describe("one token call for all concurrent callers", () => {
         return run;
       },
     };
-    const make = () =>
-      createTokenManager({
-        baseUrl: BASE,
-        rcAccessToken: server.parentToken,
-        fetch: server.fetch,
-        clock,
-        store: locked,
-      });
+    const make = () => managerOn(locked, { sleep: undefined, random: undefined }).auth;
     const [a, b] = [make(), make()];
     const [ta, tb] = await Promise.all([a.getAccessToken(), b.getAccessToken()]);
     expect(ta).toBe(tb);

@@ -1,7 +1,6 @@
 import { createClient } from "@engage-voice/client";
 import { describe, expect, it } from "vitest";
-import { createTokenManager } from "../src/index.js";
-import { BASE, fakeClock, fakeServer, recordingLogger, START } from "./fake-server.js";
+import { BASE, fakeClock, hostsFor, START } from "./fake-server.js";
 
 // The server below enforces `exp` to the millisecond, and its clock does not sit on a whole second:
 // whole-second claims then say a token was issued up to a second before it really was.
@@ -18,15 +17,13 @@ describe.each([
   it.each([0, 150])(
     "with a %i ms token call, hundreds of calls across each expiry: one token call per expiry, no 401",
     async (tokenLatencyMs) => {
-      const clock = fakeClock(START + 937);
-      const server = fakeServer({ clock, lifetimeSeconds, expRounding, tokenLatencyMs });
-      const auth = createTokenManager({
-        baseUrl: BASE,
-        rcAccessToken: server.parentToken,
-        fetch: server.fetch,
-        clock,
-        logger: recordingLogger().logger,
+      const { clock, server, managerOn } = hostsFor({
+        clock: fakeClock(START + 937),
+        lifetimeSeconds,
+        expRounding,
+        tokenLatencyMs,
       });
+      const { auth } = managerOn(undefined, { sleep: undefined, random: undefined });
       const client = createClient({ baseUrl: BASE, fetch: server.fetch });
       client.use(auth.middleware);
       const step = (lifetimeSeconds * 1000) / 20;
@@ -56,16 +53,8 @@ describe.each([
 
 describe("tokens too short-lived to renew ahead", () => {
   it("a 1 s token: each call renews once (no loop), no 401, and one warning says why", async () => {
-    const clock = fakeClock(START + 937);
-    const server = fakeServer({ clock, lifetimeSeconds: 1 });
-    const { lines, logger } = recordingLogger();
-    const auth = createTokenManager({
-      baseUrl: BASE,
-      rcAccessToken: server.parentToken,
-      fetch: server.fetch,
-      clock,
-      logger,
-    });
+    const { clock, server, managerOn } = hostsFor({ clock: fakeClock(START + 937), lifetimeSeconds: 1 });
+    const { auth, logs: lines } = managerOn(undefined, { sleep: undefined, random: undefined });
     const client = createClient({ baseUrl: BASE, fetch: server.fetch });
     client.use(auth.middleware);
     for (let i = 0; i < 10; i++) {
@@ -79,17 +68,13 @@ describe("tokens too short-lived to renew ahead", () => {
   });
 
   it("a 2 s token with a 150 ms token call: a few token calls serve twenty calls, and no warning claims otherwise", async () => {
-    const clock = fakeClock(START + 937);
     // 2 s less the second of resolution and the round trip: under a second of life, yet fresh for a while.
-    const server = fakeServer({ clock, lifetimeSeconds: 2, tokenLatencyMs: 150 });
-    const { lines, logger } = recordingLogger();
-    const auth = createTokenManager({
-      baseUrl: BASE,
-      rcAccessToken: server.parentToken,
-      fetch: server.fetch,
-      clock,
-      logger,
+    const { clock, server, managerOn } = hostsFor({
+      clock: fakeClock(START + 937),
+      lifetimeSeconds: 2,
+      tokenLatencyMs: 150,
     });
+    const { auth, logs: lines } = managerOn(undefined, { sleep: undefined, random: undefined });
     const client = createClient({ baseUrl: BASE, fetch: server.fetch });
     client.use(auth.middleware);
     for (let i = 0; i < 20; i++) {
@@ -109,15 +94,12 @@ describe("a slow token call", () => {
   it("a 900 ms token call: the expiry is the server's exp minus the round trip, never past the real exp", async () => {
     const latency = 900;
     const sentAt = START + 999 - latency / 2;
-    const clock = fakeClock(sentAt);
-    const server = fakeServer({ clock, lifetimeSeconds: 60, tokenLatencyMs: latency });
-    const auth = createTokenManager({
-      baseUrl: BASE,
-      rcAccessToken: server.parentToken,
-      fetch: server.fetch,
-      clock,
-      logger: recordingLogger().logger,
+    const { managerOn } = hostsFor({
+      clock: fakeClock(sentAt),
+      lifetimeSeconds: 60,
+      tokenLatencyMs: latency,
     });
+    const { auth } = managerOn(undefined, { sleep: undefined, random: undefined });
     await auth.getAccessToken();
     const realExpiry = START + 60_000; // exp = floor(issue time) + 60 s, on a clock with no skew
     const expiresAt = auth.session()?.expiresAt ?? Number.NaN;

@@ -2,10 +2,9 @@ import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTokenManager } from "../src/index.js";
 import { fileStore } from "../src/node.js";
 import { toTokenSet } from "../src/tokens.js";
-import { BASE, fakeClock, fakeServer, recordingLogger } from "./fake-server.js";
+import { hostsFor } from "./fake-server.js";
 
 let dir = "";
 beforeEach(async () => {
@@ -24,18 +23,9 @@ const sample = (n: number) =>
 
 /** Managers on one token file and one fake server: each `make()` is another process's manager. */
 const managersOn = (path: string, lock = true) => {
-  const clock = fakeClock();
-  const server = fakeServer({ clock });
-  const make = () =>
-    createTokenManager({
-      baseUrl: BASE,
-      rcAccessToken: server.parentToken,
-      fetch: server.fetch,
-      clock,
-      logger: recordingLogger().logger,
-      store: fileStore(path, { lock }),
-    });
-  return { clock, server, make };
+  const { clock, server, managerOn } = hostsFor();
+  const make = () => managerOn(fileStore(path, { lock }), { sleep: undefined, random: undefined }).auth;
+  return { clock, server, make, managerOn };
 };
 
 describe("fileStore", () => {
@@ -90,17 +80,8 @@ describe("fileStore", () => {
     const path = join(dir, "tokens.json");
     await writeFile(path, "{ not json");
     await expect(fileStore(path).get()).rejects.toMatchObject({ code: "store_failed" });
-    const clock = fakeClock();
-    const server = fakeServer({ clock });
-    const { lines, logger } = recordingLogger();
-    const auth = createTokenManager({
-      baseUrl: BASE,
-      rcAccessToken: server.parentToken,
-      fetch: server.fetch,
-      clock,
-      logger,
-      store: fileStore(path),
-    });
+    const { managerOn } = hostsFor();
+    const { auth, logs: lines } = managerOn(fileStore(path), { sleep: undefined, random: undefined });
     await auth.getAccessToken();
     expect(lines.some((l) => l.startsWith("error The token store could not be read"))).toBe(true);
     expect(JSON.parse(await readFile(path, "utf8")).accessToken).toMatch(/^ey/);
@@ -170,14 +151,13 @@ describe("fileStore shared by several managers", () => {
 
   it("fails with store_failed when the lock stays taken", async () => {
     const path = join(dir, "tokens.json");
-    const { server } = managersOn(path, true);
+    const { server, managerOn } = managersOn(path, true);
     await writeFile(`${path}.lock`, "");
-    const auth = createTokenManager({
-      baseUrl: BASE,
-      rcAccessToken: server.parentToken,
-      fetch: server.fetch,
-      logger: recordingLogger().logger,
-      store: fileStore(path, { lockTimeoutMs: 100 }),
+    // The lock wait runs on real time: the manager's clock is the real one too.
+    const { auth } = managerOn(fileStore(path, { lockTimeoutMs: 100 }), {
+      clock: undefined,
+      sleep: undefined,
+      random: undefined,
     });
     await expect(auth.getAccessToken()).rejects.toMatchObject({ code: "store_failed" });
     expect(server.calls.exchange).toBe(0);

@@ -7,9 +7,10 @@ import { mkdtemp, readFile, rm, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTokenManager, type TokenStore } from "../src/index.js";
+import type { TokenStore } from "../src/index.js";
 import { fileStore } from "../src/node.js";
-import { BASE, fakeClock, fakeServer, recordingLogger } from "./fake-server.js";
+import { hostsFor } from "./fake-server.js";
+import { momentsNow, moveTo } from "./renewal-times.js";
 
 const HOUR = 3_600_000;
 let dir = "";
@@ -33,19 +34,10 @@ function deferred<T = void>() {
 
 /** Every manager is another process's: its own fileStore on the one path, one fake server for all. */
 function processesOn(path: string) {
-  const clock = fakeClock();
-  const server = fakeServer({ clock });
+  const { clock, server, managerOn } = hostsFor();
   const make = (store: TokenStore = fileStore(path, { staleLockMs: HOUR }), fetch = server.fetch) => {
-    const { lines, logger } = recordingLogger();
-    const auth = createTokenManager({
-      baseUrl: BASE,
-      rcAccessToken: server.parentToken,
-      fetch,
-      clock,
-      logger,
-      store,
-    });
-    return { auth, lines };
+    const { auth, logs } = managerOn(store, { fetch, sleep: undefined, random: undefined });
+    return { auth, lines: logs };
   };
   /** The lock as a takeover sees it once the holder has been frozen past staleLockMs. */
   const ageLock = async () => {
@@ -138,13 +130,14 @@ describe("a file-store holder frozen past staleLockMs", () => {
     const { clock, server, make, stored } = processesOn(path);
     const first = make();
     await first.auth.getAccessToken();
-    clock.advance(270_000); // in the window, still servable: a background renewal, its token kept
+    const { inWindow, expiresAt } = momentsNow(clock, first.auth);
+    moveTo(clock, inWindow); // still servable: a background renewal, its token kept
     server.fail("refresh", { status: 503 });
     await first.auth.getAccessToken();
     await first.auth.refresh().catch(() => {}); // joins the failed background renewal
     expect(server.calls.refresh).toBe(1);
     expect(await stored()).toHaveProperty("refreshToken");
-    clock.advance(60_000);
+    moveTo(clock, expiresAt);
     await make().auth.getAccessToken();
     expect(server.calls).toMatchObject({ refresh: 2, exchange: 1 });
   });

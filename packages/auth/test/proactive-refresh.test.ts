@@ -2,6 +2,7 @@ import { createClient } from "@engage-voice/client";
 import { describe, expect, it, vi } from "vitest";
 import { createTokenManager } from "../src/index.js";
 import { BASE, fakeClock, fakeServer, setup } from "./fake-server.js";
+import { momentsNow, moveTo } from "./renewal-times.js";
 
 /** Resolves once the background renewal has stored its token set. */
 function nextTokens(onTokens: ReturnType<typeof vi.fn>) {
@@ -13,9 +14,10 @@ describe("proactive refresh", () => {
   it("exchanges on first use, then serves the cached token outside the refresh window", async () => {
     const { auth, server, clock } = setup();
     const first = await auth.getAccessToken();
+    const { lastFresh } = momentsNow(clock, auth);
     expect(server.calls.exchange).toBe(1);
-    for (let i = 0; i < 47; i++) {
-      clock.advance(5_000); // up to 235 s of a 300 s token: before the last minute
+    while (clock.now() < lastFresh) {
+      clock.advance(Math.min(5_000, lastFresh - clock.now()));
       expect(await auth.getAccessToken()).toBe(first);
     }
     expect(server.totalTokenCalls()).toBe(1);
@@ -25,7 +27,7 @@ describe("proactive refresh", () => {
     const onTokens = vi.fn();
     const { auth, server, clock } = setup({ onTokens });
     const first = await auth.getAccessToken();
-    clock.advance(250_000); // 50 s left: in the last minute, outside the last 15 s
+    moveTo(clock, momentsNow(clock, auth).inWindow);
     const renewed = nextTokens(onTokens);
     const tokens = await Promise.all(Array.from({ length: 100 }, () => auth.getAccessToken()));
     expect(new Set(tokens)).toEqual(new Set([first]));
@@ -36,16 +38,17 @@ describe("proactive refresh", () => {
     expect(server.calls.refresh).toBe(1);
   });
 
-  it("sizes the window to the token's lifetime: a 2-second token, known to live 1 s, refreshes in its last 0.2 s", async () => {
+  it("sizes the window to the token's lifetime: a 2-second token, known to live 1 s", async () => {
     const onTokens = vi.fn();
     const { auth, server, clock } = setup({ onTokens }, { lifetimeSeconds: 2 });
     const first = await auth.getAccessToken();
     // Whole-second claims: a 2-second token may have been stamped up to a second before its iat says.
     expect(auth.session()?.expiresAt).toBe(clock.now() + 1_000);
-    clock.advance(700);
+    const { lastFresh, inWindow } = momentsNow(clock, auth);
+    moveTo(clock, lastFresh);
     expect(await auth.getAccessToken()).toBe(first);
     expect(server.calls.refresh).toBe(0);
-    clock.advance(150); // 0.15 s left: in the window, outside the last 0.05 s
+    moveTo(clock, inWindow);
     const renewed = nextTokens(onTokens);
     expect(await auth.getAccessToken()).toBe(first);
     await renewed;
@@ -54,31 +57,40 @@ describe("proactive refresh", () => {
 
   it("does not refresh on every call: 20 minutes of calls cost one refresh per token lifetime", async () => {
     const { auth, server, clock } = setup();
-    for (let second = 0; second < 1_200; second++) {
+    await auth.getAccessToken();
+    const { renewsAt } = momentsNow(clock, auth);
+    // Each token is used until its window opens (a call a second, so up to a second later).
+    const fresh = renewsAt - clock.now();
+    const total = 20 * 60_000;
+    for (let second = 0; second < total / 1_000; second++) {
       await auth.getAccessToken();
       clock.advance(1_000);
     }
     expect(server.calls.exchange).toBe(1);
-    expect(server.calls.refresh).toBeGreaterThanOrEqual(4);
-    expect(server.calls.refresh).toBeLessThanOrEqual(5);
+    expect(server.calls.refresh).toBeGreaterThanOrEqual(Math.floor(total / (fresh + 1_000)));
+    expect(server.calls.refresh).toBeLessThanOrEqual(Math.ceil(total / fresh));
   });
 
   it("never sends a token that is expired or about to expire", async () => {
     const { auth, server, clock } = setup();
     const client = createClient({ baseUrl: BASE, fetch: server.fetch });
     client.use(auth.middleware);
+    await auth.getAccessToken();
+    // The server's clock sees a token a second longer than the manager (whole-second claims).
+    const { expiresAt, unservableAt } = momentsNow(clock, auth);
+    const leastLeft = expiresAt - unservableAt + 1_000;
     for (let i = 0; i < 200; i++) {
       const { response } = await client.GET("/voice/api/v1/admin/accounts");
       expect(response.status).toBe(200);
       clock.advance(7_000);
     }
-    expect(Math.min(...server.remainingAtUse)).toBeGreaterThanOrEqual(14_000);
+    expect(Math.min(...server.remainingAtUse)).toBeGreaterThanOrEqual(leastLeft);
   });
 
-  it("waits for the refresh once the token is in its last quarter of the window", async () => {
+  it("waits for the refresh once the token is in the unservable end of its window", async () => {
     const { auth, server, clock } = setup();
     const first = await auth.getAccessToken();
-    clock.advance(290_000); // 10 s left
+    moveTo(clock, momentsNow(clock, auth).unservable);
     const second = await auth.getAccessToken();
     expect(second).not.toBe(first);
     expect(server.calls.refresh).toBe(1);

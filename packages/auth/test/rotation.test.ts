@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { memoryStore, type TokenSet, type TokenStore } from "../src/index.js";
 import { BASE, type FakeServer, setup } from "./fake-server.js";
+import { momentsNow, moveTo } from "./renewal-times.js";
 
 const ACCOUNTS = `${BASE}/voice/api/v1/admin/accounts`;
 
@@ -50,7 +51,7 @@ describe("refresh token rotation", () => {
     });
     server = s.server;
     await s.auth.fetch(ACCOUNTS);
-    s.clock.advance(295_000); // 5 s left: callers wait for the renewal
+    moveTo(s.clock, momentsNow(s.clock, s.auth).unservable); // callers wait for the renewal
     const release = hold();
     const pending = s.auth.fetch(ACCOUNTS);
     await vi.waitFor(() => expect(events.filter((e) => e.startsWith("set "))).toHaveLength(2), {
@@ -97,7 +98,7 @@ describe("refresh token rotation", () => {
     const seen: Array<[string, number]> = [];
     const s = setup({ store, onTokens: (t) => void seen.push([t.accessToken, writes.length]) });
     await s.auth.getAccessToken(); // exchange
-    s.clock.advance(250_000);
+    moveTo(s.clock, momentsNow(s.clock, s.auth).inWindow);
     await s.auth.getAccessToken(); // proactive refresh in the background
     await vi.waitFor(() => expect(seen).toHaveLength(2), { interval: 1 });
     await s.auth.refresh(); // explicit

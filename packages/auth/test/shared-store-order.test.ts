@@ -1,8 +1,8 @@
 import { createClient } from "@engage-voice/client";
 import { describe, expect, it } from "vitest";
-import { createTokenManager, memoryStore, type TokenStore } from "../src/index.js";
+import { memoryStore, type TokenStore } from "../src/index.js";
 import { toTokenSet } from "../src/tokens.js";
-import { BASE, fakeClock, fakeServer, recordingLogger } from "./fake-server.js";
+import { BASE, hostsFor } from "./fake-server.js";
 
 /** One store shared by several managers, renewing one at a time, as a file or Redis store does. */
 function lockedMemoryStore(): TokenStore {
@@ -20,17 +20,10 @@ function lockedMemoryStore(): TokenStore {
 
 /** Managers on one store and one fake server, each on the shared clock moved by its own `offset`. */
 function managersOn(store: TokenStore, lifetimeSeconds = 300) {
-  const clock = fakeClock();
-  const server = fakeServer({ clock, lifetimeSeconds });
+  const { clock, server, managerOn } = hostsFor({ lifetimeSeconds });
   const make = (offset = 0) =>
-    createTokenManager({
-      baseUrl: BASE,
-      rcAccessToken: server.parentToken,
-      fetch: server.fetch,
-      store,
-      clock: { now: () => clock.now() + offset },
-      logger: recordingLogger().logger,
-    });
+    managerOn(store, { clock: { now: () => clock.now() + offset }, sleep: undefined, random: undefined })
+      .auth;
   return { clock, server, make };
 }
 
@@ -80,8 +73,7 @@ describe("which of two token sets is newer does not depend on any process's cloc
   });
 
   it("a stored set with a lower sequence is not taken over a newer one in memory", async () => {
-    const clock = fakeClock();
-    const server = fakeServer({ clock });
+    const { clock, server, managerOn } = hostsFor();
     const older = toTokenSet(
       { accessToken: "older-access", refreshToken: "older-refresh" },
       clock.now(),
@@ -93,14 +85,7 @@ describe("which of two token sets is newer does not depend on any process's cloc
       set: async () => {}, // a store that lost the write: it still holds the older set
       clear: async () => {},
     };
-    const auth = createTokenManager({
-      baseUrl: BASE,
-      rcAccessToken: server.parentToken,
-      fetch: server.fetch,
-      store,
-      clock,
-      logger: {},
-    });
+    const { auth } = managerOn(store, { logger: {}, sleep: undefined, random: undefined });
     stored = undefined as never;
     const first = await auth.refresh(); // exchange: sequence 1
     stored = { ...older, sequence: 0 } as typeof older;

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
+import { backoffDefaults, backoffDelay } from "../src/backoff.js";
 import { createTokenManager, NetworkError, type TokenSet, UnexpectedResponseError } from "../src/index.js";
 import { BASE, type Fault, setup } from "./fake-server.js";
+import { momentsNow, moveTo } from "./renewal-times.js";
 
 const unavailable: Fault = { status: 503, body: "upstream down" };
 
@@ -18,7 +20,7 @@ describe("transient failures", () => {
       const s = setup({ onTokens });
       const first = await s.auth.getAccessToken();
       const stored = (onTokens.mock.calls[0] as [TokenSet])[0].refreshToken;
-      s.clock.advance(250_000);
+      moveTo(s.clock, momentsNow(s.clock, s.auth).inWindow);
       s.server.fail("refresh", fault);
       expect(await s.auth.getAccessToken()).toBe(first);
       await vi.waitFor(
@@ -29,7 +31,7 @@ describe("transient failures", () => {
       );
       expect(await s.auth.getAccessToken()).toBe(first); // backing off: no new call yet
       expect(s.server.calls.refresh).toBe(1);
-      s.clock.advance(1_000);
+      s.clock.advance(backoffDefaults.firstMs);
       expect(await s.auth.getAccessToken()).toBe(first); // this call starts the retry
       await vi.waitFor(() => expect(onTokens).toHaveBeenCalledTimes(2), { interval: 1 });
       expect(s.server.refreshTokensSent).toEqual([stored, stored]);
@@ -47,22 +49,24 @@ describe("transient failures", () => {
   });
 
   it("backs off with jitter: the delay depends on the random source", async () => {
+    // Longer than the shortest first wait, shorter than the longest.
+    const between = (backoffDelay(0, () => 0) + backoffDelay(0, () => 0.99)) / 2;
     const attempts = async (random: number) => {
       const s = setup({ random: () => random });
       await s.auth.getAccessToken();
-      s.clock.advance(250_000);
+      moveTo(s.clock, momentsNow(s.clock, s.auth).inWindow);
       s.server.fail("refresh", unavailable);
       await s.auth.getAccessToken();
       await vi.waitFor(() => expect(s.logs.some((l) => l.includes("next try in"))).toBe(true), {
         interval: 1,
       });
-      s.clock.advance(600);
+      s.clock.advance(between);
       await s.auth.getAccessToken();
       await settle();
       return s.server.calls.refresh;
     };
-    expect(await attempts(0)).toBe(2); // waits 500 ms
-    expect(await attempts(0.99)).toBe(1); // waits 995 ms
+    expect(await attempts(0)).toBe(2);
+    expect(await attempts(0.99)).toBe(1);
   });
 
   it("with no valid token left, retries a bounded number of times with growing waits", async () => {
@@ -74,7 +78,8 @@ describe("transient failures", () => {
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect(error).toMatchObject({ code: "unexpected_response", status: 503 });
     expect(s.server.calls.refresh).toBe(3);
-    expect(s.sleeps).toEqual([750, 1500]);
+    const random = () => 0.5; // setup's
+    expect(s.sleeps).toEqual([backoffDelay(0, random), backoffDelay(1, random)]);
     expect(s.server.calls.exchange).toBe(1);
     // The refresh token survived: the next call refreshes with it.
     await s.auth.getAccessToken();
@@ -101,7 +106,7 @@ describe("transient failures", () => {
   it("a lost answer while the token is still valid: bounded calls, then a new session", async () => {
     const s = setup();
     const first = await s.auth.getAccessToken();
-    s.clock.advance(250_000);
+    moveTo(s.clock, momentsNow(s.clock, s.auth).inWindow);
     s.server.fail("refresh", "lost");
     for (let i = 0; i < 100; i++) {
       await s.auth.getAccessToken();
@@ -116,14 +121,22 @@ describe("transient failures", () => {
   it("a long outage costs a bounded number of token calls", async () => {
     const s = setup();
     await s.auth.getAccessToken();
-    s.clock.advance(244_000); // 55 s left of the 299 s the token is known to live
+    const { renewsAt, unservableAt } = momentsNow(s.clock, s.auth);
+    moveTo(s.clock, renewsAt);
     s.server.fail("refresh", ...Array.from({ length: 1000 }, () => unavailable));
-    for (let i = 0; i < 400; i++) {
+    // Ten calls a second for as long as the token is still sent: each wait of the backoff allows
+    // one more refresh, no call more.
+    const span = unservableAt - renewsAt - 1;
+    for (let at = 0; at < span; at += 100) {
       await s.auth.getAccessToken().catch(() => {});
       await settle();
-      s.clock.advance(100); // 40 s of calls, ten a second
+      s.clock.advance(100);
     }
-    expect(s.server.calls.refresh).toBeLessThanOrEqual(6);
+    let waits = 0;
+    for (let waited = backoffDelay(0, () => 0.5); waited <= span; waits++) {
+      waited += backoffDelay(waits + 1, () => 0.5);
+    }
+    expect(s.server.calls.refresh).toBeLessThanOrEqual(1 + waits);
     expect(s.server.calls.exchange).toBe(1);
   });
 });
@@ -142,7 +155,7 @@ describe("defaults", () => {
     });
     const logger = {
       warn: (message: string) => {
-        if (message.includes("trying again in 500 ms")) {
+        if (message.includes(`trying again in ${backoffDefaults.firstMs / 2} ms`)) {
           retryLogged();
         }
       },
@@ -161,7 +174,7 @@ describe("defaults", () => {
       await retrying;
       expect(vi.getTimerCount()).toBe(1);
       expect(server.calls.exchange).toBe(1);
-      await vi.advanceTimersByTimeAsync(499);
+      await vi.advanceTimersByTimeAsync(backoffDefaults.firstMs / 2 - 1);
       expect(server.calls.exchange).toBe(1);
       await vi.advanceTimersByTimeAsync(1);
       expect(await token).toMatch(/^ey/);

@@ -1,26 +1,21 @@
 // Token managers of several "processes" (each with its own Redis connection) on one redisStore,
 // against the auth package's fake token server on a fake clock.
 import { createTokenManager, type FetchLike, type TokenStore } from "@engage-voice/auth";
-import { BASE, fakeClock, fakeServer, recordingLogger } from "@engage-voice/test-kit";
+import { fakeHosts } from "@engage-voice/test-kit";
 import { describe, expect, it } from "vitest";
 import { redisStore } from "../src/index.js";
 import { connect, freshKey } from "./helpers.js";
 
+/** The manager's own waits and jitter, as a user's. */
+const PLAIN = { sleep: undefined, random: undefined };
+
 /** Managers on one Redis key and one fake server: each `make()` is another process's manager. */
 function managersOn(key: string, lock: boolean) {
-  const clock = fakeClock();
-  const server = fakeServer({ clock });
+  const { clock, server, managerOn } = fakeHosts(createTokenManager);
   const make = async () => {
     const store: TokenStore = redisStore({ client: await connect(), key });
     const { lock: _lock, ...unlocked } = store;
-    return createTokenManager({
-      baseUrl: BASE,
-      rcAccessToken: server.parentToken,
-      fetch: server.fetch,
-      clock,
-      logger: recordingLogger().logger,
-      store: lock ? store : unlocked,
-    });
+    return managerOn(lock ? store : unlocked, PLAIN).auth;
   };
   return { clock, server, make };
 }
@@ -63,36 +58,20 @@ describe("redisStore shared by several managers", () => {
 
   it("fails with store_failed and makes no token call while someone else holds the lock", async () => {
     const key = freshKey();
-    const clock = fakeClock();
-    const server = fakeServer({ clock });
+    const { server, managerOn } = fakeHosts(createTokenManager);
     const redis = await connect();
     await redis.set(`${key}:lock`, "another-holder", { expiration: { type: "PX", value: 60_000 } });
-    const auth = createTokenManager({
-      baseUrl: BASE,
-      rcAccessToken: server.parentToken,
-      fetch: server.fetch,
-      clock,
-      logger: recordingLogger().logger,
-      store: redisStore({ client: redis, key, lockTimeoutMs: 100 }),
-    });
+    const { auth } = managerOn(redisStore({ client: redis, key, lockTimeoutMs: 100 }), PLAIN);
     await expect(auth.getAccessToken()).rejects.toMatchObject({ code: "store_failed" });
     expect(server.calls.exchange).toBe(0);
   });
 
   it("a holder that lost its lock while frozen cannot overwrite the set its successor stored", async () => {
     const key = freshKey();
-    const clock = fakeClock();
-    const server = fakeServer({ clock });
+    const { clock, server, managerOn } = fakeHosts(createTokenManager);
     const redis = await connect();
     const manager = async (fetch: FetchLike) =>
-      createTokenManager({
-        baseUrl: BASE,
-        rcAccessToken: server.parentToken,
-        fetch,
-        clock,
-        logger: recordingLogger().logger,
-        store: redisStore({ client: await connect(), key }),
-      });
+      managerOn(redisStore({ client: await connect(), key }), { ...PLAIN, fetch }).auth;
     let froze: () => void = () => {};
     const frozen = new Promise<void>((resolve) => {
       froze = resolve;

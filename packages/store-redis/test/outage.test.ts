@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTokenManager, fromStored, type TokenSet, type TokenStore } from "@engage-voice/auth";
-import { BASE, fakeClock, fakeServer, recordingLogger } from "@engage-voice/test-kit";
+import { BASE, fakeClock, fakeHosts, fakeServer, recordingLogger } from "@engage-voice/test-kit";
 import { freePort, startRedis } from "@engage-voice/test-kit/servers";
 import { createClient } from "redis";
 import { afterEach, describe, expect, it } from "vitest";
@@ -79,18 +79,12 @@ async function settlesBefore<T>(promise: Promise<T>, comeBack: () => Promise<unk
 const toTokenSetForTests = (accessToken: string, refreshToken: string, sequence: number) =>
   fromStored({ accessToken, refreshToken, expiresAt: 2, obtainedAt: 1, sequence }) as TokenSet;
 
+/** The manager's own waits and jitter, as a user's. */
+const PLAIN = { sleep: undefined, random: undefined };
+
 function managerOn(store: TokenStore) {
-  const clock = fakeClock();
-  const server = fakeServer({ clock });
-  const { lines, logger } = recordingLogger();
-  const auth = createTokenManager({
-    baseUrl: BASE,
-    rcAccessToken: server.parentToken,
-    fetch: server.fetch,
-    clock,
-    logger,
-    store,
-  });
+  const { server, clock, managerOn } = fakeHosts(createTokenManager);
+  const { auth, logs: lines } = managerOn(store, PLAIN);
   return { auth, server, clock, lines };
 }
 
@@ -193,20 +187,14 @@ describe("a Redis outage", () => {
     const redis = await ownRedis();
     const key = freshKey();
     const store = redisStore({ client: redis.client, key, lockTimeoutMs: 2_000, commandTimeoutMs: 500 });
-    const clock = fakeClock();
-    const server = fakeServer({ clock });
-    const { lines, logger } = recordingLogger();
-    const auth = createTokenManager({
-      baseUrl: BASE,
-      rcAccessToken: server.parentToken,
+    const { server, managerOn } = fakeHosts(createTokenManager);
+    const { auth, logs: lines } = managerOn(store, {
+      ...PLAIN,
       // Redis dies while the token call is under way: the lock is held, the write has not happened.
       fetch: async (request) => {
         await redis.kill();
         return server.fetch(request);
       },
-      clock,
-      logger,
-      store,
     });
     const result = await settlesBefore(auth.getAccessToken(), redis.restart, 8_000);
     expect(result.before).toBe(true);
@@ -325,17 +313,9 @@ describe("a renewal whose process died with Redis, Redis restarted", () => {
       }
       const redis = await ownRedis(appendOnlyDir ? { appendOnlyDir } : {});
       const options = { key: freshKey(), lockTtlMs: 1_000, commandTimeoutMs: 500 };
-      const clock = fakeClock();
-      const server = fakeServer({ clock });
+      const { clock, server, managerOn } = fakeHosts(createTokenManager);
       const manager = (client: RedisLike, fetch = server.fetch) =>
-        createTokenManager({
-          baseUrl: BASE,
-          rcAccessToken: server.parentToken,
-          fetch,
-          clock,
-          logger: recordingLogger().logger,
-          store: redisStore({ client, ...options }),
-        });
+        managerOn(redisStore({ client, ...options }), { ...PLAIN, fetch }).auth;
 
       // The renewing process has a connection of its own, which dies with it.
       const own = createClient({ url: redis.url });

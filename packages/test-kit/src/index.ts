@@ -24,6 +24,7 @@ export {
 } from "./http.js";
 export { stoppedAfterEach } from "./lifecycle.js";
 export { type Logger, recordingLogger } from "./logger.js";
+export { fakeHosts, type HostedOptions, type HostsOptions } from "./managers.js";
 export {
   expectOneRefreshForAllProcesses,
   expired,
