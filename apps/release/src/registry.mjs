@@ -1,12 +1,12 @@
 // A throwaway npm registry for the release rehearsal: Verdaccio on 127.0.0.1, a free port, no
 // uplink (it can serve only what is published into it), its config and storage in a temp folder,
 // its process group stopped whole afterwards.
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { startProcess } from "@engage-voice/test-kit/processes";
 import { freePort } from "@engage-voice/test-kit/servers";
 
 const require = createRequire(import.meta.url);
@@ -36,30 +36,14 @@ export async function startRegistry(dir, { publisher = true } = {}) {
   await writeFile(join(dir, "config.yaml"), CONFIG);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
-  const child = spawn(
+  const verdaccio = startProcess(
     process.execPath,
     [VERDACCIO, "--config", join(dir, "config.yaml"), "--listen", `127.0.0.1:${port}`],
-    {
-      cwd: dir,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+    { cwd: dir },
   );
-  let output = "";
-  for (const stream of [child.stdout, child.stderr]) {
-    stream.on("data", (chunk) => {
-      output += chunk;
-    });
-    stream.on("error", () => {});
-  }
-  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const output = () => verdaccio.output.stdout + verdaccio.output.stderr;
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {}
-      await exited;
-    }
+    await verdaccio.stop("SIGTERM", 30_000);
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -67,14 +51,14 @@ export async function startRegistry(dir, { publisher = true } = {}) {
     if (answer?.ok) {
       break;
     }
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`Verdaccio did not answer on ${url}:\n${output}`);
+    if (verdaccio.exited || Date.now() > deadline) {
+      await stop().catch(() => undefined);
+      throw new Error(`Verdaccio did not answer on ${url}:\n${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   if (!publisher) {
-    return { url, stop, output: () => output };
+    return { url, stop, output };
   }
   const user = await fetch(`${url}-/user/org.couchdb.user:rehearsal`, {
     method: "PUT",
@@ -86,7 +70,7 @@ export async function startRegistry(dir, { publisher = true } = {}) {
     throw new Error(`Verdaccio refused the rehearsal's user: ${user.status} ${await user.text()}`);
   }
   const { token } = await user.json();
-  return { url, token, stop, output: () => output };
+  return { url, token, stop, output };
 }
 
 /**

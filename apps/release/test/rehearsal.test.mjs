@@ -6,13 +6,14 @@
 // the auth scenario against the sandbox it installed, both bins through `npx --no-install`, and
 // `npm sbom`.
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { startProcess } from "@engage-voice/test-kit/processes";
 import { freePort } from "@engage-voice/test-kit/servers";
 import { plainEnv } from "../src/env.mjs";
 import { serveRegistry } from "../src/registry.mjs";
@@ -141,42 +142,19 @@ try {
 
 test("npx --no-install engage-voice-sandbox runs the installed bin until its process group is stopped", async () => {
   const [main, legacy] = [await freePort(), await freePort()];
-  const child = spawn(
+  const bin = startProcess(
     "npx",
     ["--no-install", "engage-voice-sandbox", "--port-main", `${main}`, "--port-legacy", `${legacy}`],
-    {
-      cwd: project,
-      env: userEnv,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+    { cwd: project, env: userEnv },
   );
-  let output = "";
-  for (const stream of [child.stdout, child.stderr]) {
-    stream.on("data", (chunk) => {
-      output += chunk;
-    });
-    stream.on("error", () => {});
-  }
-  const exited = new Promise((resolve) => child.once("exit", resolve));
   try {
-    const ready = await Promise.race([
-      new Promise((resolve) => {
-        const check = () => output.includes("Ctrl-C stops the sandbox.") && resolve(true);
-        child.stdout.on("data", check);
-        child.stderr.on("data", check);
-      }),
-      exited.then(() => false),
-      new Promise((resolve) => setTimeout(resolve, 60_000, false).unref()),
-    ]);
-    assert.equal(ready, true, `the bin printed no readiness line:\n${output}`);
+    await bin.waitForOutput(/Ctrl-C stops the sandbox\./, 60_000).catch((error) => {
+      assert.fail(`the bin printed no readiness line (${error.message}):\n${bin.output.stderr}`);
+    });
     const answer = await fetch(`http://127.0.0.1:${main}/voice/api/v1/admin/accounts`);
     assert.equal(answer.status, 401, "the sandbox's main host did not answer an unauthenticated call");
   } finally {
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {}
-    await exited;
+    await bin.stop("SIGTERM", 15_000);
   }
 });
 
