@@ -60,17 +60,35 @@ export async function startRegistry(dir, { publisher = true } = {}) {
   if (!publisher) {
     return { url, stop, output };
   }
-  const user = await fetch(`${url}-/user/org.couchdb.user:rehearsal`, {
-    method: "PUT",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name: "rehearsal", password: "rehearsal-only" }),
-  });
-  if (!user.ok) {
+  const token = await publishToken(url).catch(async (error) => {
     await stop();
-    throw new Error(`Verdaccio refused the rehearsal's user: ${user.status} ${await user.text()}`);
-  }
-  const { token } = await user.json();
+    throw error;
+  });
   return { url, token, stop, output };
+}
+
+const USER = { name: "rehearsal", password: "rehearsal-only" };
+
+/**
+ * A publish token of the rehearsal's user: created in a new storage, logged in to (Verdaccio wants
+ * the password as basic auth then) in a copy of one that has it.
+ */
+async function publishToken(url) {
+  const request = (headers = {}) =>
+    fetch(`${url}-/user/org.couchdb.user:${USER.name}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(USER),
+    });
+  let answer = await request();
+  if (answer.status === 409) {
+    const basic = Buffer.from(`${USER.name}:${USER.password}`).toString("base64");
+    answer = await request({ authorization: `Basic ${basic}` });
+  }
+  if (!answer.ok) {
+    throw new Error(`Verdaccio refused the rehearsal's user: ${answer.status} ${await answer.text()}`);
+  }
+  return (await answer.json()).token;
 }
 
 /**
@@ -115,9 +133,10 @@ export async function publishTarball(registry, tarball, manifest) {
  * Serves the registry the rehearsal published to (REGISTRY_ARTIFACT), from a copy of its storage, for
  * tests that install the packages as users do: answers its URL, `release` (the packages and versions
  * it holds: `{ released: [{ name, version, dir }], seeded: ["name@version"] }`) and `stop()`, which
- * also removes the copy.
+ * also removes the copy. With `publisher`, also a publish `token`: a test that needs more third-party
+ * packages than ours pull in publishes them into its copy (`seedThirdParty`).
  */
-export async function serveRegistry() {
+export async function serveRegistry({ publisher = false } = {}) {
   const release = JSON.parse(
     await readFile(join(REGISTRY_ARTIFACT, "release.json"), "utf8").catch(() => "null"),
   );
@@ -128,7 +147,7 @@ export async function serveRegistry() {
   }
   const dir = await mkdtemp(join(tmpdir(), "ev-registry-"));
   await cp(REGISTRY_ARTIFACT, dir, { recursive: true });
-  const registry = await startRegistry(dir, { publisher: false }).catch(async (error) => {
+  const registry = await startRegistry(dir, { publisher }).catch(async (error) => {
     await rm(dir, { recursive: true, force: true });
     throw error;
   });

@@ -7,6 +7,7 @@
 // `npm sbom`.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,7 +17,7 @@ import { promisify } from "node:util";
 import { startProcess } from "@engage-voice/test-kit/processes";
 import { freePort } from "@engage-voice/test-kit/servers";
 import { plainEnv } from "../src/env.mjs";
-import { serveRegistry } from "../src/registry.mjs";
+import { REGISTRY_ARTIFACT, serveRegistry } from "../src/registry.mjs";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../../..", import.meta.url));
@@ -90,6 +91,20 @@ test("the project installed our packages and the seeded ones only, all from the 
   const names = new Set(installed.map(([path]) => path.replace(/^.*node_modules\//, "")));
   for (const { name } of release.released) {
     assert.ok(names.has(name), `${name} was not installed by the README's lines`);
+  }
+});
+
+test("every seeded package was installed whole: no file of its tarball missing", async () => {
+  for (const seeded of release.seeded) {
+    const name = seeded.replace(/@[^@]+$/, "");
+    const version = seeded.slice(name.length + 1);
+    const tarball = join(REGISTRY_ARTIFACT, "storage", name, `${name.split("/").at(-1)}-${version}.tgz`);
+    const { stdout } = await run("tar", ["-tzf", tarball]);
+    const files = stdout.split("\n").filter((file) => file !== "" && !file.endsWith("/"));
+    const missing = files.filter(
+      (file) => !existsSync(join(project, "node_modules", name, file.replace(/^package\//, ""))),
+    );
+    assert.deepEqual(missing, [], `${seeded} was installed without these files of its tarball`);
   }
 });
 
