@@ -23,7 +23,7 @@ import { specPackageCell } from "./cells/spec-package.ts";
 import { typeCells } from "./cells/types.ts";
 import { createConsumer } from "./consumer.ts";
 import { consumersDir } from "./paths.ts";
-import { openRegistry, type Published, publicPackages, versionOf } from "./published.ts";
+import { openRegistry, type Published, pinned, publicPackages, versionOf } from "./published.ts";
 import { runtimes } from "./runtimes.ts";
 import { inProcessRun } from "./sandbox.ts";
 import { buildScenario } from "./scenario-build.ts";
@@ -81,7 +81,7 @@ function consumer(
 const nodeProject = consumer("node");
 const sandboxProject = consumer("sandbox", {
   packages: ["@engage-voice/sandbox", "@engage-voice/spec"],
-  registry: { msw: "3.0.5" },
+  registry: pinned("msw"),
 });
 // The CLI's own dependencies (auth, client, sandbox) resolve to the versions released with it.
 const cliProject = consumer("cli", { packages: ["@engage-voice/cli", "@engage-voice/sandbox"] });

@@ -1,12 +1,34 @@
 // The public packages as the release rehearsal published them: the turbo task
 // `@engage-voice/release#registry` left them in a Verdaccio storage, and `serveRegistry()` serves a
 // copy on 127.0.0.1. The matrix installs them from there by name, as users install them from npm,
-// instead of packing tarballs of its own.
+// instead of packing tarballs of its own; the third-party packages the consumer projects add (msw,
+// expect-type, @types/node 20) are published into that copy from the workspace's install, so every
+// install is offline.
+import { readFileSync } from "node:fs";
 import { lstat, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type ServedRegistry, serveRegistry } from "@engage-voice/release/registry";
+import { seedThirdParty } from "@engage-voice/release/seed";
 import { publicPackages as readPublic } from "@engage-voice/test-kit/workspace";
-import { repoRoot } from "./paths.ts";
+import { appDir, repoRoot } from "./paths.ts";
+
+/**
+ * The third-party packages the consumer projects add, by the name this package's devDependencies pin
+ * them under (an alias for a second version beside the workspace's own).
+ */
+const THIRD_PARTY = ["msw", "expect-type", "@types/node-20"] as const;
+const devDependencies = (
+  JSON.parse(readFileSync(join(appDir, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  }
+).devDependencies;
+
+/** `{ name: version }` of a third-party package as a consumer project depends on it. */
+export function pinned(installedAs: (typeof THIRD_PARTY)[number]): Record<string, string> {
+  const spec = devDependencies[installedAs] ?? "";
+  const alias = /^npm:(@?[^@]+)@(.+)$/.exec(spec);
+  return alias ? { [alias[1] as string]: alias[2] as string } : { [installedAs]: spec };
+}
 
 /** A workspace package that is published: one without `"private": true`. */
 export interface PublicPackage {
@@ -33,6 +55,8 @@ export async function publicPackages(): Promise<PublicPackage[]> {
 export interface Published {
   /** The served registry's URL, ending in `/`. */
   url: string;
+  /** npm's cache for this run's installs: new, so nothing an earlier run cached is used. */
+  cache: string;
   /** The version the rehearsal released each public package at, by name. */
   versions: Record<string, string>;
   /** The published tarball of `name`, downloaded from the registry into the run's folder. */
@@ -54,7 +78,7 @@ export function versionOf(published: Published, name: string): string {
  * (left by a run before a package was added or made private), saying how to rebuild it.
  */
 export async function openRegistry(work: string): Promise<Published> {
-  const registry: ServedRegistry = await serveRegistry();
+  const registry: ServedRegistry = await serveRegistry({ publisher: true });
   const versions = Object.fromEntries(registry.release.released.map((p) => [p.name, p.version]));
   const expected = (await publicPackages()).map((p) => p.name).sort();
   const held = Object.keys(versions).sort();
@@ -64,9 +88,21 @@ export async function openRegistry(work: string): Promise<Published> {
       `the rehearsed registry holds ${held.join(", ")}, the workspace publishes ${expected.join(", ")}: rebuild it with pnpm exec turbo run registry --filter=@engage-voice/release`,
     );
   }
+  const matrix = {
+    name: "@engage-voice/matrix",
+    dir: "apps/matrix",
+    manifest: { dependencies: Object.fromEntries(THIRD_PARTY.map((name) => [name, devDependencies[name]])) },
+  };
+  await seedThirdParty(registry, repoRoot, [matrix], join(work, "seed"), registry.release.seeded).catch(
+    async (error: Error) => {
+      await registry.stop();
+      throw error;
+    },
+  );
   const tarballs = join(work, "tarballs");
   const published: Published = {
     url: registry.url,
+    cache: join(work, "npm-cache"),
     versions,
     async tarball(name) {
       const version = versionOf(published, name);

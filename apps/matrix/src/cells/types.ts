@@ -9,7 +9,7 @@ import { run, tail } from "@engage-voice/test-kit/processes";
 import type { Cell } from "../cell.ts";
 import { createConsumer } from "../consumer.ts";
 import { typesDir } from "../paths.ts";
-import type { Published } from "../published.ts";
+import { type Published, pinned } from "../published.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -28,8 +28,9 @@ interface Project {
   dependencies: Record<string, string>;
 }
 
-const EXPECT_TYPE = { "expect-type": "1.4.0" };
-const NODE_TYPES = { "@types/node": "20.19.43" };
+const EXPECT_TYPE = pinned("expect-type");
+/** Node 20's: the oldest Node the packages claim. */
+const NODE_TYPES = pinned("@types/node-20");
 
 const projects: Project[] = [
   {
