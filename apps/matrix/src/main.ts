@@ -224,6 +224,7 @@ if (args.includes("--list")) {
   for (const cell of cells) {
     console.log(cell.name);
   }
+  await rm(work, { recursive: true, force: true });
   process.exit(0);
 }
 
@@ -231,6 +232,7 @@ const words = args.filter((a) => !a.startsWith("--"));
 const selected = words.length === 0 ? cells : cells.filter((c) => words.some((w) => c.name.includes(w)));
 if (selected.length === 0) {
   console.error(`matrix: no cell matches ${words.join(", ")}; see --list`);
+  await rm(work, { recursive: true, force: true });
   process.exit(2);
 }
 
