@@ -1,7 +1,14 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/servers.ts", "src/child.ts", "src/redis-global-setup.ts", "src/workspace.ts"],
+  entry: [
+    "src/index.ts",
+    "src/servers.ts",
+    "src/child.ts",
+    "src/processes.ts",
+    "src/redis-global-setup.ts",
+    "src/workspace.ts",
+  ],
   format: ["esm"],
   platform: "node",
   target: "es2022",

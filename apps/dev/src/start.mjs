@@ -7,35 +7,16 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { fillReference, fillSandbox } from "@engage-voice/docs/scripts/sandbox-page.mjs";
 import { describeSandbox, startSandbox } from "@engage-voice/sandbox";
+import { chosenPort, stopOnSignals } from "@engage-voice/test-kit/processes";
 import { freePort, portInUse, serveStatic, startPrism } from "@engage-voice/test-kit/servers";
 
 const docsDist = fileURLToPath(import.meta.resolve("@engage-voice/docs/dist/"));
 const ephemeral = process.argv.includes("--ephemeral-ports");
 const DOCS_PORT = 8080;
 
-/**
- * The docs server's port when DOCS_PORT names one: refused in one line, before anything starts, when
- * it is not a port or is in use (it was asked for by name, so another would surprise).
- */
-async function chosenDocsPort() {
-  const value = process.env.DOCS_PORT;
-  if (value === undefined || value === "") {
-    return undefined;
-  }
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    console.error("pnpm start: DOCS_PORT must be a port number from 1 to 65535");
-    process.exit(2);
-  }
-  if (await portInUse(port)) {
-    console.error(
-      `pnpm start: port ${port} on 127.0.0.1 is in use: stop what holds it, or pick another with DOCS_PORT=${port + 1} pnpm start`,
-    );
-    process.exit(1);
-  }
-  return port;
-}
-const docsPort = await chosenDocsPort();
+const docsPort = await chosenPort("DOCS_PORT", "pnpm start");
+// Before any server is spawned, so that a signal while they start stops the ones started.
+const stops = stopOnSignals();
 
 /** The usual port when it is free, another free one otherwise. */
 async function port(preferred) {
@@ -43,7 +24,9 @@ async function port(preferred) {
 }
 
 const sandbox = await startSandbox({ mainPort: await port(4020), legacyPort: await port(4021) });
+stops.add(() => sandbox.stop());
 const prism = await startPrism({ port: await port(4010) });
+stops.add(() => prism.stop());
 // The getting-started page and the try-it console show the sandbox's addresses and credentials when
 // served from here, and the reference's samples call the sandbox.
 const FILLED = new Set(["/index.html", "/console.html"]);
@@ -61,6 +44,7 @@ const docs = await serveStatic(docsDist, {
     return pathname === "/reference.html" ? fillReference(body.toString("utf8"), sandbox, hosts) : body;
   },
 });
+stops.add(() => docs.stop());
 
 console.log(`${describeSandbox(sandbox)}
 
@@ -77,14 +61,4 @@ Use the sandbox to develop against behaviour (tokens expire, refresh tokens rota
 disappear after a delete); use the mock to check requests against the contract.
 Ctrl-C stops everything.`);
 
-let stopping = false;
-async function stop() {
-  if (stopping) {
-    return;
-  }
-  stopping = true;
-  await Promise.all([prism.stop(), docs.stop(), sandbox.stop()]);
-  process.exit(0);
-}
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+stops.ready();

@@ -1,42 +1,31 @@
 // `pnpm start`'s server (src/start.mjs, on free ports) comes up, serves what it prints, and its
 // printed curl and TypeScript examples work exactly as printed. Needs `pnpm build` first.
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { startProcess } from "@engage-voice/test-kit/processes";
 
 // The printed example says to run it from the repository root, whose devDependencies hold auth.
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const startScript = fileURLToPath(new URL("../src/start.mjs", import.meta.url));
 const run = promisify(execFile);
-let child;
+let started;
 let output = "";
 
 before(async () => {
-  child = spawn(process.execPath, [startScript, "--ephemeral-ports"]);
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes("Ctrl-C stops everything.")) {
-    if (child.exitCode !== null) {
-      throw new Error(`start.mjs exited early:\n${output}`);
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`start.mjs was not ready in 60 s:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  started = startProcess(process.execPath, [startScript, "--ephemeral-ports"]);
+  await started.waitForOutput(/Ctrl-C stops everything\./, 60_000).catch((error) => {
+    throw new Error(`${error.message}:\n${started.output.stdout}${started.output.stderr}`);
+  });
+  output = started.output.stdout + started.output.stderr;
 });
 
 after(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
-  }
+  await started?.stop("SIGTERM", 15_000);
   await rm(`${root}example.mjs`, { force: true });
 });
 
@@ -144,27 +133,15 @@ test("the printed TypeScript lines run as printed, from the repository root", as
 
 /** Runs start.mjs with `env` until it prints its URLs or exits; stops it then. */
 async function startWith(env) {
-  const started = spawn(process.execPath, [startScript, "--ephemeral-ports"], {
+  const run = startProcess(process.execPath, [startScript, "--ephemeral-ports"], {
     env: { ...process.env, ...env },
   });
-  let printed = "";
-  started.stdout.on("data", (chunk) => (printed += chunk));
-  started.stderr.on("data", (chunk) => (printed += chunk));
-  const exited = new Promise((resolve) => started.once("exit", resolve));
-  const deadline = Date.now() + 60_000;
-  while (
-    started.exitCode === null &&
-    !printed.includes("Ctrl-C stops everything.") &&
-    Date.now() < deadline
-  ) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const code = started.exitCode;
-  if (code === null) {
-    started.kill("SIGTERM");
-  }
-  await exited;
-  return { code, printed };
+  const ready = await run.waitForOutput(/Ctrl-C stops everything\./, 60_000).then(
+    () => true,
+    () => false,
+  );
+  const code = await run.stop("SIGTERM", 15_000);
+  return { code: ready ? null : code, printed: run.output.stdout + run.output.stderr };
 }
 
 test("DOCS_PORT sets the docs server's port; a bad or busy one is refused before anything starts", async () => {

@@ -1,7 +1,7 @@
 // ENGAGE_VOICE_LOG=debug prints a line per request and each retry and renewal, and never a secret:
 // a whole scenario runs as a child process, and its stderr is searched for every secret it used.
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
-import { runToEnd } from "@engage-voice/test-kit";
+import { run } from "@engage-voice/test-kit/processes";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
 let sandbox: RunningSandbox;
@@ -15,10 +15,10 @@ it("a whole scenario logs each request and retry, and none of its secrets", asyn
   const parent = sandbox.seed.parentTokens[0]?.token as string;
   const legacy = sandbox.seed.legacyLogins[0] as { username: string; password: string; platformId: string };
   const script = new URL("./fixtures/debug-scenario.mjs", import.meta.url).pathname;
-  const { code, stdout, stderr } = await runToEnd(
+  const { code, stdout, stderr } = await run(
     process.execPath,
     [script, sandbox.mainUrl, sandbox.legacyUrl, parent, legacy.username, legacy.password, legacy.platformId],
-    { env: { ENGAGE_VOICE_LOG: "debug" } },
+    { env: { ...process.env, ENGAGE_VOICE_LOG: "debug" } },
   );
   expect(code).toBe(0);
   const secrets = JSON.parse(stdout) as string[];

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { type Fault, type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
-import { runToEnd } from "@engage-voice/test-kit";
+import { run } from "@engage-voice/test-kit/processes";
 import { describe, expect, it } from "vitest";
 
 const EXCHANGE = "/api/auth/login/rc/accesstoken";
@@ -74,7 +74,7 @@ describe.concurrent.each(nodes)("a one-shot script on %s", (_, binary) => {
       const host = await droppingHost();
       // Node 20's fetch leaves a connection reset before its answer pending: the call's deadline ends
       // it (request_timeout) where Node 24 reports the reset (network_error); never an early exit.
-      const { code, stdout, stderr } = await runToEnd(binary, [
+      const { code, stdout, stderr } = await run(binary, [
         script,
         host.base,
         "sandbox-rc-token-ada",
@@ -92,7 +92,7 @@ describe.concurrent.each(nodes)("a one-shot script on %s", (_, binary) => {
           sandbox.faults.next(fault);
         }
         const parent = sandbox.seed.parentTokens[0]?.token as string;
-        const { code, stdout, stderr } = await runToEnd(binary, [script, sandbox.mainUrl, parent]);
+        const { code, stdout, stderr } = await run(binary, [script, sandbox.mainUrl, parent]);
         expect(stdout).toMatch(scenario.stdout);
         expect(code).toBe(scenario.code);
         expect(stderr).toMatch(scenario.logged);

@@ -1,5 +1,6 @@
-// The whole matrix: packs the public packages, installs the tarballs with npm into scratch consumer
-// projects, and runs every cell one after another (the machine has 2 cores and other suites run
+// The whole matrix: serves the registry the release rehearsal published the public packages to
+// (turbo's `@engage-voice/release#registry` builds it first), installs them from there by name with
+// npm into scratch consumer projects, and runs every cell one after another (the machine has 2 cores and other suites run
 // beside this one). Prints one line per cell and a summary; exits 1 if any cell failed.
 //
 //   node src/main.ts              every cell
@@ -21,8 +22,8 @@ import { sandboxPackageCell } from "./cells/sandbox-package.ts";
 import { specPackageCell } from "./cells/spec-package.ts";
 import { typeCells } from "./cells/types.ts";
 import { createConsumer } from "./consumer.ts";
-import { packAll, publicPackages, type Tarballs, tarballOf } from "./pack.ts";
 import { consumersDir } from "./paths.ts";
+import { openRegistry, type Published, pinned, publicPackages, versionOf } from "./published.ts";
 import { runtimes } from "./runtimes.ts";
 import { inProcessRun } from "./sandbox.ts";
 import { buildScenario } from "./scenario-build.ts";
@@ -31,18 +32,18 @@ const args = process.argv.slice(2);
 const started = performance.now();
 const work = await mkdtemp(join(tmpdir(), "engage-voice-matrix-"));
 
-let tarballs: Tarballs | undefined;
-const packed = () => {
-  if (!tarballs) {
-    throw new Error("the packages were not packed");
+let registry: Published | undefined;
+const published = () => {
+  if (!registry) {
+    throw new Error("the rehearsed registry is not served");
   }
-  return tarballs;
+  return registry;
 };
 let scenario: string | undefined;
 
 /**
  * Each consumer project is installed once, on first use, and shared by the cells that run it. Every
- * one gets the packed client and auth, the tarballs of `packages` and the compiled scenario.
+ * one gets the released client and auth, the released `packages` and the compiled scenario.
  */
 const installs = new Map<string, Promise<string>>();
 function consumer(
@@ -57,16 +58,12 @@ function consumer(
     let install = installs.get(template);
     if (!install) {
       install = (async () => {
-        const tarballs = packed();
-        const dependencies: Record<string, string> = { ...options.registry };
-        for (const name of options.packages ?? []) {
-          dependencies[name] = `file:${tarballOf(tarballs, name)}`;
-        }
         const dir = await createConsumer({
           template: join(consumersDir, template),
           dir: join(work, template),
-          tarballs,
-          dependencies,
+          published: published(),
+          packages: options.packages ?? [],
+          dependencies: options.registry ?? {},
         });
         if (!scenario) {
           throw new Error("the scenario was not compiled");
@@ -84,10 +81,9 @@ function consumer(
 const nodeProject = consumer("node");
 const sandboxProject = consumer("sandbox", {
   packages: ["@engage-voice/sandbox", "@engage-voice/spec"],
-  registry: { msw: "3.0.5" },
+  registry: pinned("msw"),
 });
-// The CLI's own dependencies (auth, client, sandbox) resolve to the tarballs, as they would to the
-// versions published with it.
+// The CLI's own dependencies (auth, client, sandbox) resolve to the versions released with it.
 const cliProject = consumer("cli", { packages: ["@engage-voice/cli", "@engage-voice/sandbox"] });
 const denoProject = consumer("deno");
 const browserProject = consumer("browser", { prepare: bundleBrowserConsumer });
@@ -134,11 +130,14 @@ const SANDBOX_APP = /\/@engage-voice\/sandbox\/dist\/app\.js$/;
 // Every public package of the workspace gets the packaging cells; the ones that ship code also the
 // ESM/CommonJS/declarations checks. Node-only subpaths a package must export are named here.
 const nodeOnly: Record<string, string[]> = { "@engage-voice/auth": ["./node"] };
-const packagingCells = (await publicPackages()).flatMap(({ name, code, esmOnly }) => {
+const publics = await publicPackages();
+// Every public package in one project, as npm installed it: what the contents cells read.
+const everyProject = consumer("every", { packages: publics.map((p) => p.name) });
+const packagingCells = publics.flatMap(({ name, code, esmOnly }) => {
   const label = name.replace("@engage-voice/", "");
-  const tarball = () => tarballOf(packed(), name);
+  const tarball = () => published().tarball(name);
   return [
-    code ? contentsCell(label, tarball, nodeOnly[name], esmOnly) : dataContentsCell(label, tarball),
+    code ? contentsCell(name, everyProject, nodeOnly[name], esmOnly) : dataContentsCell(name, everyProject),
     publintCell(label, tarball),
     ...(code ? [attwCell(label, tarball, esmOnly ? "esm-only" : "strict")] : []),
   ];
@@ -148,7 +147,7 @@ const cells: Cell[] = [
   readmeCell(),
   ...packagingCells,
   sandboxPackageCell(sandboxProject),
-  specPackageCell(sandboxProject),
+  specPackageCell(sandboxProject, () => versionOf(published(), "@engage-voice/spec")),
   processCell({
     name: "sandbox bin: node20 engage-voice-sandbox, node24 import",
     runtime: runtimes.node24,
@@ -158,7 +157,7 @@ const cells: Cell[] = [
     resolved: ESM_BUILD,
     sandbox: sandboxBin(sandboxProject, runtimes.node20),
   }),
-  ...typeCells(work, packed),
+  ...typeCells(work, published),
   ...nodeCells,
   processCell({
     name: "bun import",
@@ -225,6 +224,7 @@ if (args.includes("--list")) {
   for (const cell of cells) {
     console.log(cell.name);
   }
+  await rm(work, { recursive: true, force: true });
   process.exit(0);
 }
 
@@ -232,17 +232,17 @@ const words = args.filter((a) => !a.startsWith("--"));
 const selected = words.length === 0 ? cells : cells.filter((c) => words.some((w) => c.name.includes(w)));
 if (selected.length === 0) {
   console.error(`matrix: no cell matches ${words.join(", ")}; see --list`);
+  await rm(work, { recursive: true, force: true });
   process.exit(2);
 }
 
 let failed = 0;
 let passed = 0;
 try {
-  tarballs = await packAll();
+  registry = await openRegistry(work);
   scenario = await buildScenario(work);
-  console.log(
-    `matrix: packed ${Object.values(tarballs).length} tarballs; ${selected.length} cells in ${work}`,
-  );
+  const released = Object.entries(registry.versions).map(([name, version]) => `${name}@${version}`);
+  console.log(`matrix: ${released.join(", ")} from ${registry.url}; ${selected.length} cells in ${work}`);
   for (const cell of selected) {
     const outcome = await runCell(cell);
     if (outcome.passed) {
@@ -256,6 +256,7 @@ try {
   failed++;
   console.error(`matrix: set-up failed: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
+  await registry?.stop();
   if (process.env.MATRIX_KEEP) {
     console.log(`matrix: scratch projects kept in ${work}`);
   } else {

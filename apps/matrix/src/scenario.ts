@@ -1,5 +1,5 @@
 // The one scenario every runtime runs, on the modules that runtime loaded (by `import` or by
-// `require`, from the packed tarballs). It only uses web APIs (fetch, URL), so the same compiled file
+// `require`, from the published packages). It only uses web APIs (fetch, URL), so the same compiled file
 // runs in Node, Bun, Deno, a page and a worker. It throws on the first surprise and otherwise returns
 // what it saw; the matrix compares that with what the sandbox seeded. Tokens never appear in the
 // result: calls are recorded by method and path, with an API token in a path replaced.

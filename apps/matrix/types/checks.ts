@@ -1,4 +1,4 @@
-// Type tests against the packed declaration files, as a user's project compiles them. Copied into
+// Type tests against the published declaration files, as a user's project compiles them. Copied into
 // each type consumer (node16 ESM, node16 CommonJS, bundler) and compiled there; never run.
 import {
   apiTokens,

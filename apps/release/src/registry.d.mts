@@ -7,9 +7,11 @@ export interface ServedRegistry {
     released: { name: string; version: string; dir: string }[];
     seeded: string[];
   };
+  /** A publish token, when served with `publisher: true`. */
+  token?: string;
   stop(): Promise<void>;
   output(): string;
 }
 
 export const REGISTRY_ARTIFACT: string;
-export function serveRegistry(): Promise<ServedRegistry>;
+export function serveRegistry(options?: { publisher?: boolean }): Promise<ServedRegistry>;

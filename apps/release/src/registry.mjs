@@ -1,12 +1,12 @@
 // A throwaway npm registry for the release rehearsal: Verdaccio on 127.0.0.1, a free port, no
 // uplink (it can serve only what is published into it), its config and storage in a temp folder,
 // its process group stopped whole afterwards.
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { startProcess } from "@engage-voice/test-kit/processes";
 import { freePort } from "@engage-voice/test-kit/servers";
 
 const require = createRequire(import.meta.url);
@@ -36,30 +36,14 @@ export async function startRegistry(dir, { publisher = true } = {}) {
   await writeFile(join(dir, "config.yaml"), CONFIG);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
-  const child = spawn(
+  const verdaccio = startProcess(
     process.execPath,
     [VERDACCIO, "--config", join(dir, "config.yaml"), "--listen", `127.0.0.1:${port}`],
-    {
-      cwd: dir,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+    { cwd: dir },
   );
-  let output = "";
-  for (const stream of [child.stdout, child.stderr]) {
-    stream.on("data", (chunk) => {
-      output += chunk;
-    });
-    stream.on("error", () => {});
-  }
-  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const output = () => verdaccio.output.stdout + verdaccio.output.stderr;
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {}
-      await exited;
-    }
+    await verdaccio.stop("SIGTERM", 30_000);
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -67,26 +51,44 @@ export async function startRegistry(dir, { publisher = true } = {}) {
     if (answer?.ok) {
       break;
     }
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`Verdaccio did not answer on ${url}:\n${output}`);
+    if (verdaccio.exited || Date.now() > deadline) {
+      await stop().catch(() => undefined);
+      throw new Error(`Verdaccio did not answer on ${url}:\n${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   if (!publisher) {
-    return { url, stop, output: () => output };
+    return { url, stop, output };
   }
-  const user = await fetch(`${url}-/user/org.couchdb.user:rehearsal`, {
-    method: "PUT",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name: "rehearsal", password: "rehearsal-only" }),
-  });
-  if (!user.ok) {
+  const token = await publishToken(url).catch(async (error) => {
     await stop();
-    throw new Error(`Verdaccio refused the rehearsal's user: ${user.status} ${await user.text()}`);
+    throw error;
+  });
+  return { url, token, stop, output };
+}
+
+const USER = { name: "rehearsal", password: "rehearsal-only" };
+
+/**
+ * A publish token of the rehearsal's user: created in a new storage, logged in to (Verdaccio wants
+ * the password as basic auth then) in a copy of one that has it.
+ */
+async function publishToken(url) {
+  const request = (headers = {}) =>
+    fetch(`${url}-/user/org.couchdb.user:${USER.name}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(USER),
+    });
+  let answer = await request();
+  if (answer.status === 409) {
+    const basic = Buffer.from(`${USER.name}:${USER.password}`).toString("base64");
+    answer = await request({ authorization: `Basic ${basic}` });
   }
-  const { token } = await user.json();
-  return { url, token, stop, output: () => output };
+  if (!answer.ok) {
+    throw new Error(`Verdaccio refused the rehearsal's user: ${answer.status} ${await answer.text()}`);
+  }
+  return (await answer.json()).token;
 }
 
 /**
@@ -131,9 +133,10 @@ export async function publishTarball(registry, tarball, manifest) {
  * Serves the registry the rehearsal published to (REGISTRY_ARTIFACT), from a copy of its storage, for
  * tests that install the packages as users do: answers its URL, `release` (the packages and versions
  * it holds: `{ released: [{ name, version, dir }], seeded: ["name@version"] }`) and `stop()`, which
- * also removes the copy.
+ * also removes the copy. With `publisher`, also a publish `token`: a test that needs more third-party
+ * packages than ours pull in publishes them into its copy (`seedThirdParty`).
  */
-export async function serveRegistry() {
+export async function serveRegistry({ publisher = false } = {}) {
   const release = JSON.parse(
     await readFile(join(REGISTRY_ARTIFACT, "release.json"), "utf8").catch(() => "null"),
   );
@@ -144,7 +147,7 @@ export async function serveRegistry() {
   }
   const dir = await mkdtemp(join(tmpdir(), "ev-registry-"));
   await cp(REGISTRY_ARTIFACT, dir, { recursive: true });
-  const registry = await startRegistry(dir, { publisher: false }).catch(async (error) => {
+  const registry = await startRegistry(dir, { publisher }).catch(async (error) => {
     await rm(dir, { recursive: true, force: true });
     throw error;
   });

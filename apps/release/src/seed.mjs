@@ -40,9 +40,10 @@ function installs(manifest) {
 
 /**
  * Publishes into `registry` every package outside the workspace that installing `packages` (the
- * public workspace packages, `{ name, dir }` from the root) pulls in; answers their `name@version`.
+ * public workspace packages, `{ name, dir, manifest }`, `dir` from the root) pulls in, but those of
+ * `skip` (`name@version`, already there); answers their `name@version`.
  */
-export async function seedThirdParty(registry, root, packages, scratch) {
+export async function seedThirdParty(registry, root, packages, scratch, skip = []) {
   const ours = new Set(packages.map((p) => p.name));
   const queue = [];
   for (const { dir, manifest } of packages) {
@@ -59,7 +60,12 @@ export async function seedThirdParty(registry, root, packages, scratch) {
       continue;
     }
     const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8"));
-    seeded.set(`${manifest.name}@${manifest.version}`, dir);
+    const key = `${manifest.name}@${manifest.version}`;
+    // pnpm keeps one folder per set of peers; the registry takes one copy of each version.
+    if (skip.includes(key) || seeded.has(key)) {
+      continue;
+    }
+    seeded.set(key, dir);
     // The installed folder holds exactly the files the package was published with (pnpm links its
     // dependencies beside it, not inside), so it is packed as it is, under npm's `package/` root.
     const tarball = join(scratch, `${manifest.name.replace("/", "-")}-${manifest.version}.tgz`);
@@ -72,6 +78,8 @@ export async function seedThirdParty(registry, root, packages, scratch) {
       "s,^\\.,package,",
       "--owner=0",
       "--group=0",
+      // pnpm's store hard-links identical files; npm's unpacking skips link entries, so each is a file.
+      "--hard-dereference",
       ".",
     ]);
     await publishTarball(registry, tarball, manifest);

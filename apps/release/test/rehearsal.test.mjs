@@ -6,16 +6,18 @@
 // the auth scenario against the sandbox it installed, both bins through `npx --no-install`, and
 // `npm sbom`.
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { startProcess } from "@engage-voice/test-kit/processes";
 import { freePort } from "@engage-voice/test-kit/servers";
 import { plainEnv } from "../src/env.mjs";
-import { serveRegistry } from "../src/registry.mjs";
+import { REGISTRY_ARTIFACT, serveRegistry } from "../src/registry.mjs";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../../..", import.meta.url));
@@ -92,6 +94,20 @@ test("the project installed our packages and the seeded ones only, all from the 
   }
 });
 
+test("every seeded package was installed whole: no file of its tarball missing", async () => {
+  for (const seeded of release.seeded) {
+    const name = seeded.replace(/@[^@]+$/, "");
+    const version = seeded.slice(name.length + 1);
+    const tarball = join(REGISTRY_ARTIFACT, "storage", name, `${name.split("/").at(-1)}-${version}.tgz`);
+    const { stdout } = await run("tar", ["-tzf", tarball]);
+    const files = stdout.split("\n").filter((file) => file !== "" && !file.endsWith("/"));
+    const missing = files.filter(
+      (file) => !existsSync(join(project, "node_modules", name, file.replace(/^package\//, ""))),
+    );
+    assert.deepEqual(missing, [], `${seeded} was installed without these files of its tarball`);
+  }
+});
+
 test("the auth scenario runs on the installed packages against the sandbox they installed", async () => {
   // Exchange, a call, the sandbox's clock moved past the token's expiry (the manager reads the same
   // clock), a call that renews first; and every other package loads.
@@ -141,42 +157,19 @@ try {
 
 test("npx --no-install engage-voice-sandbox runs the installed bin until its process group is stopped", async () => {
   const [main, legacy] = [await freePort(), await freePort()];
-  const child = spawn(
+  const bin = startProcess(
     "npx",
     ["--no-install", "engage-voice-sandbox", "--port-main", `${main}`, "--port-legacy", `${legacy}`],
-    {
-      cwd: project,
-      env: userEnv,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+    { cwd: project, env: userEnv },
   );
-  let output = "";
-  for (const stream of [child.stdout, child.stderr]) {
-    stream.on("data", (chunk) => {
-      output += chunk;
-    });
-    stream.on("error", () => {});
-  }
-  const exited = new Promise((resolve) => child.once("exit", resolve));
   try {
-    const ready = await Promise.race([
-      new Promise((resolve) => {
-        const check = () => output.includes("Ctrl-C stops the sandbox.") && resolve(true);
-        child.stdout.on("data", check);
-        child.stderr.on("data", check);
-      }),
-      exited.then(() => false),
-      new Promise((resolve) => setTimeout(resolve, 60_000, false).unref()),
-    ]);
-    assert.equal(ready, true, `the bin printed no readiness line:\n${output}`);
+    await bin.waitForOutput(/Ctrl-C stops the sandbox\./, 60_000).catch((error) => {
+      assert.fail(`the bin printed no readiness line (${error.message}):\n${bin.output.stderr}`);
+    });
     const answer = await fetch(`http://127.0.0.1:${main}/voice/api/v1/admin/accounts`);
     assert.equal(answer.status, 401, "the sandbox's main host did not answer an unauthenticated call");
   } finally {
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {}
-    await exited;
+    await bin.stop("SIGTERM", 15_000);
   }
 });
 

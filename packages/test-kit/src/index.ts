@@ -1,5 +1,6 @@
 // `@engage-voice/test-kit`: the test code the packages share, where turbo sees it. The servers
-// (Prism, static files) are `./servers`; what child processes load is `./child`.
+// (Prism, static files) are `./servers`; child processes, run or left running, `./processes`
+// (no test runner loaded); what the multi-process race's children load is `./child`.
 export { type FakeClock, fakeClock, START } from "./clock.js";
 export {
   assertSchema,
@@ -25,13 +26,7 @@ export {
 export { stoppedAfterEach } from "./lifecycle.js";
 export { type Logger, recordingLogger } from "./logger.js";
 export { fakeHosts, type HostedOptions, type HostsOptions } from "./managers.js";
-export {
-  expectOneRefreshForAllProcesses,
-  expired,
-  type Finished,
-  runToEnd,
-  runTogether,
-} from "./processes.js";
+export { expectOneRefreshForAllProcesses, expired, runTogether } from "./race.js";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -1,145 +1,261 @@
-// The multi-process race of the shared-store tests (the file store, the Redis store): several
-// processes renew across one expiry, and every one must end with the same single refresh.
+// Child processes for tests and the root scripts: one to run to its end, one left running (a server,
+// a bin) and stopped after, and a script's own stop on Ctrl-C. No test runner is loaded, so the
+// node:test suites and the matrix use them too.
+//
+// Not tinyexec (in the tree through other tools): it kills only the child it started, not what that
+// child started (npm, npx and runtimes run their work in grandchildren), and has no wait for a line
+// of output; both would have to be written around it.
 import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { createInterface } from "node:readline";
-import { expect } from "vitest";
+import { portInUse } from "./prism.js";
 
-interface ProcessResult {
-  calls: { exchange: number; refresh: number; rejected: number };
-  accessToken: string;
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  timedOut: boolean;
 }
 
-/**
- * Starts `count` Node processes with `args` and releases them at one moment: each prints `ready` once
- * set up and then waits for a line on its stdin, which all get when all are ready (however long a busy
- * machine took to start them). Resolves with each one's last line of output; a process that fails or
- * outlives `timeoutMs` fails the run.
- */
-export async function runTogether(args: string[], count: number, timeoutMs = 60_000): Promise<string[]> {
-  const children = Array.from({ length: count }, () =>
-    spawn(process.execPath, args, { stdio: ["pipe", "pipe", "inherit"], timeout: timeoutMs }),
-  );
-  const runs = children.map(async (child) => {
-    // A child that died before reading its go: its exit code says so, not a broken pipe.
-    child.stdin.on("error", () => {});
-    const lines: string[] = [];
-    const ready = new Promise<void>((resolve) => {
-      createInterface({ input: child.stdout }).on("line", (line) => {
-        if (line === "ready" && lines.length === 0) {
-          resolve();
-        }
-        lines.push(line);
-      });
-    });
-    const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
-    await Promise.race([ready, exited]);
-    return { child, lines, exited };
+export interface RunOptions {
+  /** The working directory; this process's by default. */
+  cwd?: string;
+  /** The whole environment of the child; this process's by default. */
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  /** Written to the program's stdin, which is then closed; without it, stdin is empty. */
+  input?: string;
+}
+
+function spawnGroup(command: string, args: readonly string[], options: RunOptions) {
+  // Its own process group, so that a timeout or a stop also ends whatever it started.
+  return spawn(command, args, {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    env: options.env ?? process.env,
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
   });
+}
+
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   try {
-    const started = await Promise.all(runs);
-    for (const { child } of started) {
-      child.stdin.end("go\n");
+    if (pid !== undefined) {
+      process.kill(-pid, signal);
     }
-    return await Promise.all(
-      started.map(async ({ lines, exited }) => {
-        const [code, signal] = await exited;
-        if (code !== 0) {
-          throw new Error(`A child process ended with ${signal ?? `exit code ${code}`}`);
-        }
-        return lines.at(-1) ?? "";
-      }),
-    );
-  } finally {
-    for (const child of children) {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGKILL");
-      }
-    }
+  } catch {
+    // The group has already gone.
   }
 }
 
 /**
- * Starts `count` copies of the `child` script with `args` and releases them at one moment (see
- * `runTogether`; the child waits with `released()` of its own), after `expire`
- * made the stored set (holding the access token `initial`) look expired, and checks what every shared
- * store must achieve: one refresh for all, no spent refresh token presented, no new exchange, and the
- * same new token everywhere, which `mainUrl` accepts.
- *
- * The expiry is written into the store rather than waited for: with real short-lived tokens, a busy
- * machine can let the new token age past its refresh window while the others wait for the lock, and
- * the test would measure the machine, not the store.
+ * Runs a program to completion and collects its output, as a user's shell would. After `timeoutMs`
+ * (2 minutes by default) its whole process group is killed, so a hang fails with what it printed.
  */
-export async function expectOneRefreshForAllProcesses(
-  {
-    child,
-    args,
-    initial,
-    mainUrl,
-    expire,
-  }: { child: string; args: string[]; initial: string; mainUrl: string; expire: () => Promise<void> },
-  count = 4,
-): Promise<void> {
-  await expire();
-  const outputs = await runTogether([child, ...args], count);
-  const results = outputs.map((line) => JSON.parse(line) as ProcessResult);
-  const total = (key: keyof ProcessResult["calls"]) => results.reduce((n, r) => n + r.calls[key], 0);
-  expect(total("refresh")).toBe(1);
-  expect(total("rejected")).toBe(0);
-  expect(total("exchange")).toBe(0);
-  const tokens = new Set(results.map((r) => r.accessToken));
-  expect(tokens.size).toBe(1);
-  expect(tokens.has(initial)).toBe(false);
-  // Plain fetch: the kit does not depend on the packages it tests.
-  const response = await fetch(new URL("/voice/api/v1/admin/accounts", mainUrl), {
-    headers: { Authorization: `Bearer ${[...tokens][0]}` },
-  });
-  expect(response.status).toBe(200);
-}
-
-/** A stored token set (its JSON) moved into the past: its access token looks expired to every manager. */
-export function expired(json: string): string {
-  const set = JSON.parse(json) as { expiresAt: number; obtainedAt: number };
-  const lifetime = set.expiresAt - set.obtainedAt;
-  set.expiresAt = Date.now() - 1_000;
-  set.obtainedAt = set.expiresAt - lifetime;
-  return JSON.stringify(set);
-}
-
-export interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs `binary args` as a real child process to its end, as a user's shell would: the tests of what a
- * process does by itself (a one-shot script that must not exit early, its debug output). Killed after
- * `timeoutMs`, so a hang fails the test with what it printed instead of holding the run.
- */
-export function runToEnd(
-  binary: string,
-  args: string[],
-  { env, timeoutMs = 60_000 }: { env?: Record<string, string>; timeoutMs?: number } = {},
-): Promise<Finished> {
+export function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, {
-      stdio: ["ignore", "pipe", "pipe"],
-      ...(env ? { env: { ...process.env, ...env } } : {}),
-    });
+    const child = spawnGroup(command, args, options);
+    // Closed at once: a program reading stdin gets `input` or nothing, never waits.
+    child.stdin.on("error", () => undefined).end(options.input);
     let stdout = "";
     let stderr = "";
+    let timedOut = false;
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
     });
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
     });
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("error", reject);
-    child.on("close", (code) => {
+    const timer = setTimeout(() => {
+      timedOut = true;
+      signalGroup(child.pid, "SIGKILL");
+    }, options.timeoutMs ?? 120_000);
+    child.on("error", (error) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      reject(new Error(`could not start ${command}: ${error.message}`));
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, ms: performance.now() - started, timedOut });
     });
   });
+}
+
+/** Runs a program and throws with its output when it does not exit 0. */
+export async function runOk(
+  command: string,
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<RunResult> {
+  const result = await run(command, args, options);
+  if (result.code !== 0) {
+    const how = result.timedOut ? "timed out" : `exited with ${result.code ?? result.signal}`;
+    throw new Error(`${command} ${args.join(" ")} ${how}\n${tail(result.stdout)}${tail(result.stderr)}`);
+  }
+  return result;
+}
+
+/** The last lines of a program's output, enough to see why it failed. */
+export function tail(text: string, lines = 30): string {
+  const kept = text.trimEnd().split("\n").slice(-lines).join("\n");
+  return kept === "" ? "" : `${kept}\n`;
+}
+
+/** A program left running (a server), with what it has printed so far. */
+export interface StartedProcess {
+  readonly output: { stdout: string; stderr: string };
+  /** Whether it has exited. */
+  readonly exited: boolean;
+  /**
+   * Resolves once its stdout or stderr matches `pattern`; rejects if the program exits first or
+   * `timeoutMs` passes.
+   */
+  waitForOutput(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray>;
+  /**
+   * Sends `signal` to its process group (as Ctrl-C in a terminal does) and resolves with the exit code
+   * once the program has exited; after `timeoutMs` the group is killed and the promise rejects.
+   */
+  stop(signal: NodeJS.Signals, timeoutMs: number): Promise<number | null>;
+}
+
+export function startProcess(
+  command: string,
+  args: readonly string[],
+  options: Omit<RunOptions, "input" | "timeoutMs"> = {},
+): StartedProcess {
+  const child = spawnGroup(command, args, options);
+  child.stdin.end();
+  const output = { stdout: "", stderr: "" };
+  let exit: { code: number | null } | undefined;
+  const exited = new Promise<void>((resolve) => {
+    child.on("close", (code) => {
+      exit = { code };
+      resolve();
+    });
+    child.on("error", (error) => {
+      output.stderr += `could not start ${command}: ${error.message}\n`;
+      exit = { code: null };
+      resolve();
+    });
+  });
+  const seen = (pattern: RegExp) => output.stdout.match(pattern) ?? output.stderr.match(pattern);
+  const printed = new EventTarget();
+  for (const stream of ["stdout", "stderr"] as const) {
+    child[stream].setEncoding("utf8").on("data", (chunk: string) => {
+      output[stream] += chunk;
+      printed.dispatchEvent(new Event("data"));
+    });
+  }
+  const within = <T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${command} ${what} within ${timeoutMs} ms`)), timeoutMs);
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  };
+  return {
+    output,
+    get exited() {
+      return exit !== undefined;
+    },
+    waitForOutput(pattern, timeoutMs) {
+      let look = () => {};
+      const found = new Promise<RegExpMatchArray>((resolve, reject) => {
+        look = () => {
+          const match = seen(pattern);
+          if (match) {
+            resolve(match);
+          }
+        };
+        printed.addEventListener("data", look);
+        look();
+        void exited.then(() => reject(new Error(`${command} exited before printing ${pattern}`)));
+      });
+      return within(found, timeoutMs, `printed no ${pattern}`).finally(() =>
+        printed.removeEventListener("data", look),
+      );
+    },
+    async stop(signal, timeoutMs) {
+      if (exit === undefined) {
+        signalGroup(child.pid, signal);
+      }
+      try {
+        await within(exited, timeoutMs, `did not exit on ${signal}`);
+      } catch (error) {
+        signalGroup(child.pid, "SIGKILL");
+        await exited;
+        throw error;
+      }
+      return exit?.code ?? null;
+    },
+  };
+}
+
+/**
+ * For a script that runs servers until Ctrl-C (`pnpm start`, `pnpm mock`): on SIGINT or SIGTERM it
+ * runs every `add`ed stop, then exits 0. The handlers are in place from the call on, so a signal that
+ * comes while the servers start (a CI job that got its answer from a readiness probe) is acted on at
+ * `ready()`, once everything started can be stopped, instead of leaving a half-started server behind.
+ */
+export function stopOnSignals(): { add(stop: () => Promise<unknown>): void; ready(): void } {
+  const stops: (() => Promise<unknown>)[] = [];
+  let requested = false;
+  let isReady = false;
+  let stopping = false;
+  const stopAll = async () => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    await Promise.all(stops.map((stop) => stop()));
+    process.exit(0);
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      requested = true;
+      if (isReady) {
+        void stopAll();
+      }
+    });
+  }
+  return {
+    add(stop) {
+      stops.push(stop);
+    },
+    ready() {
+      isReady = true;
+      if (requested) {
+        void stopAll();
+      }
+    },
+  };
+}
+
+/**
+ * The port a script's user asked for in the environment variable `variable`, else `fallback` (which
+ * may be none). Refused in one line on stderr, before anything starts, when it is not a port (exit 2)
+ * or is in use on 127.0.0.1 (exit 1): it was asked for, so another would surprise. `command` is how
+ * the user ran the script, for the message (`pnpm mock`).
+ */
+export async function chosenPort(
+  variable: string,
+  command: string,
+  fallback?: number,
+): Promise<number | undefined> {
+  const value = process.env[variable];
+  const port = value === undefined || value === "" ? fallback : Number(value);
+  if (port === undefined) {
+    return undefined;
+  }
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    process.stderr.write(`${command}: ${variable} must be a port number from 1 to 65535\n`);
+    process.exit(2);
+  }
+  if (await portInUse(port)) {
+    process.stderr.write(
+      `${command}: port ${port} on 127.0.0.1 is in use: stop what holds it, or pick another with ${variable}=${port + 1} ${command}\n`,
+    );
+    process.exit(1);
+  }
+  return port;
 }

@@ -1,4 +1,4 @@
-// The shared scenario against the packed sandbox's Hono apps as fetch handlers, in this process: no
+// The shared scenario against the published sandbox's Hono apps as fetch handlers, in this process: no
 // port and no socket, as a Bun or Deno test (or a worker) would use them. The hosts are names that
 // cannot resolve, so a request that left the process would fail the scenario.
 import * as auth from "@engage-voice/auth";

@@ -1,4 +1,4 @@
-// Each way into the packed @engage-voice/sandbox, as a user's tests would take it, with the packed
+// Each way into the published @engage-voice/sandbox, as a user's tests would take it, with the packed
 // client and auth: a Node server on free ports, the Hono apps as fetch handlers, and msw handlers.
 import { createTokenManager } from "@engage-voice/auth";
 import { startSandbox } from "@engage-voice/sandbox";

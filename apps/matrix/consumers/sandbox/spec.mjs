@@ -1,4 +1,4 @@
-// The packed @engage-voice/spec as a user's project gets it from npm: both documents through the
+// The published @engage-voice/spec as a user's project gets it from npm: both documents through the
 // package's exports, and which release each says it is. Bun parses YAML itself (Bun.YAML), so there
 // the YAML document is also parsed whole and compared with the JSON one; Node reads its version line.
 import { readFile } from "node:fs/promises";

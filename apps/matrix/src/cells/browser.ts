@@ -1,5 +1,5 @@
 // Browser cells: Debian's Chromium, driven by playwright-core (no browser download), opens a page
-// served from 127.0.0.1 that loads the packed ESM builds (bundled for the browser, as an app's
+// served from 127.0.0.1 that loads the published ESM builds (bundled for the browser, as an app's
 // bundler would) and runs the scenario against the sandbox across origins, so CORS is exercised.
 // The worker cell runs it in a module worker: no DOM, no Node globals.
 import { writeFile } from "node:fs/promises";

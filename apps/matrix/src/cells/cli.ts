@@ -1,10 +1,11 @@
-// The packed @engage-voice/cli on each Node it claims (20, 22, 24): installed with npm, its bin run as
+// The published @engage-voice/cli on each Node it claims (20, 22, 24): installed with npm, its bin run as
 // a shell runs it (`#!/usr/bin/env node`, so that Node first on PATH), against a fresh sandbox.
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { plainEnv } from "@engage-voice/release/env";
 import { ACCOUNTS } from "@engage-voice/sandbox";
+import { type RunResult, run, tail } from "@engage-voice/test-kit/processes";
 import type { Cell } from "../cell.ts";
-import { consumerEnv, type RunResult, run, tail } from "../run.ts";
 import { binaryOf, type Runtime } from "../runtimes.ts";
 import { withSandbox } from "../sandbox.ts";
 
@@ -25,13 +26,8 @@ export function cliCell(options: CliCellOptions): Cell {
       const dir = await options.consumer();
       const configDir = join(dir, "config", options.name.replace(/[^a-z0-9]+/gi, "-"));
       await mkdir(configDir, { recursive: true });
-      const env = consumerEnv({ ENGAGE_VOICE_CONFIG_DIR: configDir, NO_COLOR: "1" });
-      // The machine's own settings of the CLI must not choose a host or a token for it.
-      for (const name of Object.keys(env).filter(
-        (n) => n.startsWith("ENGAGE_VOICE_") && n !== "ENGAGE_VOICE_CONFIG_DIR",
-      )) {
-        delete env[name];
-      }
+      // Without the machine's own ENGAGE_VOICE_ settings: they must not choose a host or a token for it.
+      const env = plainEnv({ ENGAGE_VOICE_CONFIG_DIR: configDir, NO_COLOR: "1" });
       env.PATH = `${dirname(node)}:${env.PATH ?? ""}`;
       const outputs: RunResult[] = [];
       const sh = async (command: string, args: string[], input?: string) => {

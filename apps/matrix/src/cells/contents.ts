@@ -1,10 +1,10 @@
-// What the issue asks of every public package, read from the tarball itself: ESM and CommonJS with
-// declarations for each on every entry point, `sideEffects: false`, `engines`, `files`, a license,
-// and a README with install and usage. publint and attw check the exports map's shape; this checks
-// that nothing the issue names is missing from it.
+// What the issue asks of every public package, read from the package as npm installed it from the
+// rehearsed registry: ESM and CommonJS with declarations for each on every entry point,
+// `sideEffects: false`, `engines`, `files`, a license, and a README with install and usage. publint
+// and attw check the exports map's shape; this checks that nothing the issue names is missing from it.
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
 import type { Cell } from "../cell.ts";
-import { appDir } from "../paths.ts";
-import { runOk } from "../run.ts";
 
 type Target = { types?: unknown; default?: unknown };
 type Entry = { import?: Target; require?: Target } | string;
@@ -23,11 +23,18 @@ const FORMATS = {
   require: { code: /\.cjs$/, types: /\.d\.cts$/ },
 } as const;
 
-async function readTarball(tarball: string) {
-  const listing = await runOk("tar", ["-tzf", tarball], { cwd: appDir });
-  const files = new Set(listing.stdout.split("\n").filter(Boolean));
-  const read = async (name: string) =>
-    (await runOk("tar", ["-xzOf", tarball, `package/${name}`], { cwd: appDir })).stdout;
+/** The files of the package installed in `project` (paths relative to its folder), and a reader. */
+async function readInstalled(project: () => Promise<string>, name: string) {
+  const dir = join(await project(), "node_modules", name);
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = new Set(
+    entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+      // What npm installed for the package itself, should it nest any, is not the package's.
+      .filter((file) => !file.startsWith("node_modules/")),
+  );
+  const read = (file: string) => readFile(join(dir, file), "utf8");
   return { files, read };
 }
 
@@ -58,8 +65,8 @@ function entryProblems(subpath: string, entry: Entry, files: Set<string>, esmOnl
       const file = target[key];
       if (typeof file !== "string" || !want.test(file)) {
         problems.push(`${where}.${key} is ${String(file)}`);
-      } else if (!files.has(`package/${file.replace(/^\.\//, "")}`)) {
-        problems.push(`${where}.${key} ${file} is not packed`);
+      } else if (!files.has(file.replace(/^\.\//, ""))) {
+        problems.push(`${where}.${key} ${file} was not published`);
       }
     }
     return problems;
@@ -67,15 +74,15 @@ function entryProblems(subpath: string, entry: Entry, files: Set<string>, esmOnl
 }
 
 export function contentsCell(
-  label: string,
-  tarball: () => string,
+  name: string,
+  project: () => Promise<string>,
   nodeOnly: readonly string[] = [],
   esmOnly = false,
 ): Cell {
   return {
-    name: `contents ${label}`,
+    name: `contents ${name.replace("@engage-voice/", "")}`,
     async run() {
-      const { files, read } = await readTarball(tarball());
+      const { files, read } = await readInstalled(project, name);
       const manifest = JSON.parse(await read("package.json")) as Manifest;
       const problems: string[] = [];
       if (manifest.sideEffects !== false) {
@@ -90,8 +97,8 @@ export function contentsCell(
       if (!manifest.license) {
         problems.push("license is missing");
       }
-      if (!files.has("package/LICENSE")) {
-        problems.push("LICENSE is not packed");
+      if (!files.has("LICENSE")) {
+        problems.push("LICENSE was not published");
       }
       const entries = Object.entries(manifest.exports ?? {}).filter(
         ([subpath]) => subpath !== "./package.json",
@@ -107,8 +114,8 @@ export function contentsCell(
           problems.push(`the Node-only subpath ${subpath} is not exported`);
         }
       }
-      if (!files.has("package/README.md")) {
-        problems.push("README.md is not packed");
+      if (!files.has("README.md")) {
+        problems.push("README.md was not published");
       } else {
         const readme = await read("README.md");
         const install = new RegExp(
@@ -131,13 +138,13 @@ export function contentsCell(
 
 /**
  * A package without typed code: data (the bundled contract) or a command line. What its exports and
- * bin name is packed, and it carries a license and a README that says how to install it.
+ * bin name is installed, and it carries a license and a README that says how to install it.
  */
-export function dataContentsCell(label: string, tarball: () => string): Cell {
+export function dataContentsCell(name: string, project: () => Promise<string>): Cell {
   return {
-    name: `contents ${label}`,
+    name: `contents ${name.replace("@engage-voice/", "")}`,
     async run() {
-      const { files, read } = await readTarball(tarball());
+      const { files, read } = await readInstalled(project, name);
       const manifest = JSON.parse(await read("package.json")) as Manifest & {
         bin?: Record<string, string> | string;
       };
@@ -145,8 +152,8 @@ export function dataContentsCell(label: string, tarball: () => string): Cell {
       if (!manifest.license) {
         problems.push("license is missing");
       }
-      if (!files.has("package/LICENSE")) {
-        problems.push("LICENSE is not packed");
+      if (!files.has("LICENSE")) {
+        problems.push("LICENSE was not published");
       }
       if (!Array.isArray(manifest.files)) {
         problems.push("files is missing");
@@ -160,9 +167,9 @@ export function dataContentsCell(label: string, tarball: () => string): Cell {
         problems.push("neither exports nor bin names a file");
       }
       for (const target of targets) {
-        const path = `package/${target.replace(/^\.\//, "")}`;
-        // A subpath pattern (`./dist/operations/*.md`) must match at least one packed file.
-        const packed = path.includes("*")
+        const path = target.replace(/^\.\//, "");
+        // A subpath pattern (`./dist/operations/*.md`) must match at least one installed file.
+        const found = path.includes("*")
           ? [...files].some((file) => {
               const [before, after] = path.split("*") as [string, string];
               return (
@@ -170,15 +177,15 @@ export function dataContentsCell(label: string, tarball: () => string): Cell {
               );
             })
           : files.has(path);
-        if (!packed) {
-          problems.push(`${target} is not packed`);
+        if (!found) {
+          problems.push(`${target} was not published`);
         }
       }
       const install = new RegExp(
         `(npm install|npm i|pnpm add|yarn add|bun add|npx) [^\\n]*${manifest.name}\\b`,
       );
-      if (!files.has("package/README.md")) {
-        problems.push("README.md is not packed");
+      if (!files.has("README.md")) {
+        problems.push("README.md was not published");
       } else if (!install.test(await read("README.md"))) {
         problems.push(`README.md has no install command for ${manifest.name}`);
       }

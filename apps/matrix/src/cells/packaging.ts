@@ -1,22 +1,22 @@
-// publint and Are the Types Wrong on the packed tarballs, the files a registry would serve.
+// publint and Are the Types Wrong on the tarballs the rehearsed registry serves: what npm downloads.
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { run, tail } from "@engage-voice/test-kit/processes";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import type { Cell } from "../cell.ts";
 import { appDir } from "../paths.ts";
-import { run, tail } from "../run.ts";
 
 const require = createRequire(import.meta.url);
 const attwCli = join(dirname(require.resolve("@arethetypeswrong/cli/package.json")), "dist", "index.js");
 
 /** Clean means no message at all: errors, warnings and suggestions alike. */
-export function publintCell(label: string, tarball: () => string): Cell {
+export function publintCell(label: string, tarball: () => Promise<string>): Cell {
   return {
     name: `publint ${label}`,
     async run() {
-      const data = await readFile(tarball());
+      const data = await readFile(await tarball());
       const buffer = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
       const { messages, pkg } = await publint({
         pack: { tarball: buffer },
@@ -45,7 +45,7 @@ interface AttwReport {
  */
 export function attwCell(
   label: string,
-  tarball: () => string,
+  tarball: () => Promise<string>,
   profile: "strict" | "esm-only" = "strict",
 ): Cell {
   return {
@@ -53,7 +53,7 @@ export function attwCell(
     async run() {
       const result = await run(
         process.execPath,
-        [attwCli, tarball(), "--format", "json", "--profile", profile],
+        [attwCli, await tarball(), "--format", "json", "--profile", profile],
         {
           cwd: appDir,
         },

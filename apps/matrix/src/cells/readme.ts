@@ -3,9 +3,10 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { plainEnv } from "@engage-voice/release/env";
+import { runOk } from "@engage-voice/test-kit/processes";
 import type { Cell } from "../cell.ts";
 import { appDir } from "../paths.ts";
-import { consumerEnv, runOk } from "../run.ts";
 import { binaryOf, type RuntimeName, runtimes } from "../runtimes.ts";
 
 const require = createRequire(import.meta.url);
@@ -14,7 +15,7 @@ const require = createRequire(import.meta.url);
 async function reported(name: RuntimeName): Promise<string> {
   const { stdout } = await runOk(binaryOf(runtimes[name]), ["--version"], {
     cwd: appDir,
-    env: consumerEnv(),
+    env: plainEnv(),
     timeoutMs: 30_000,
   });
   const match = /(\d+)\.(\d+)\.\d+/.exec(stdout);

@@ -1,9 +1,10 @@
 // A runtime cell: one runtime binary runs a consumer project's entry file against a fresh sandbox.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { plainEnv } from "@engage-voice/release/env";
+import { run, tail } from "@engage-voice/test-kit/processes";
 import type { Cell } from "../cell.ts";
 import { compareResult, expectedResult, parseResultLine } from "../expect.ts";
-import { consumerEnv, run, tail } from "../run.ts";
 import { binaryOf, type Runtime } from "../runtimes.ts";
 import { type SandboxRun, withSandbox } from "../sandbox.ts";
 
@@ -46,7 +47,7 @@ export function processCell(options: ProcessCellOptions): Cell {
         await writeFile(join(dir, "config.json"), JSON.stringify({ ...config, storePath }));
         const result = await run(binary, options.args(dir), {
           cwd: dir,
-          env: consumerEnv(options.env?.(dir)),
+          env: plainEnv(options.env?.(dir)),
           timeoutMs: 60_000,
         });
         if (result.code !== 0) {

@@ -1,12 +1,13 @@
-// The packed sandbox's bin, `engage-voice-sandbox`, started as its own process from an npm-installed
+// The published sandbox's bin, `engage-voice-sandbox`, started as its own process from an npm-installed
 // project, as `npx engage-voice-sandbox` starts it: given ports, the time control, a token lifetime
 // and an extra parent token, all of which the scenario then depends on (it exchanges the extra token,
 // moves the clock over HTTP, and reports the tokens' lifetime). Stopped with SIGTERM after, which
 // must end it cleanly.
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
+import { plainEnv } from "@engage-voice/release/env";
 import { createSandboxApps } from "@engage-voice/sandbox";
-import { consumerEnv, startProcess, tail } from "../run.ts";
+import { startProcess, tail } from "@engage-voice/test-kit/processes";
 import { binaryOf, type Runtime } from "../runtimes.ts";
 import { type SandboxRun, sandboxRun } from "../sandbox.ts";
 import type { SandboxProvider } from "./runtime.ts";
@@ -52,7 +53,7 @@ export function sandboxBin(consumer: () => Promise<string>, runtime: Runtime): S
     if (!superUser) {
       throw new Error("the sandbox seeds no super user's parent token");
     }
-    const env = consumerEnv();
+    const env = plainEnv();
     env.PATH = `${dirname(node)}:${env.PATH ?? ""}`;
     const bin = startProcess(
       join(dir, "node_modules", ".bin", "engage-voice-sandbox"),

@@ -1,7 +1,9 @@
-// The packed @engage-voice/sandbox installed with plain npm in an empty project, each way in used with
-// the packed client and auth (issue: the test kit as packages).
+// The published @engage-voice/sandbox installed with plain npm in an empty project, each way in used with
+// the published client and auth (issue: the test kit as packages).
+
+import { plainEnv } from "@engage-voice/release/env";
+import { run, tail } from "@engage-voice/test-kit/processes";
 import type { Cell } from "../cell.ts";
-import { consumerEnv, run, tail } from "../run.ts";
 import { binaryOf, runtimes } from "../runtimes.ts";
 
 export function sandboxPackageCell(consumer: () => Promise<string>): Cell {
@@ -11,7 +13,7 @@ export function sandboxPackageCell(consumer: () => Promise<string>): Cell {
       const dir = await consumer();
       const result = await run(binaryOf(runtimes.node24), ["main.mjs"], {
         cwd: dir,
-        env: consumerEnv(),
+        env: plainEnv(),
         timeoutMs: 60_000,
       });
       if (result.code !== 0) {

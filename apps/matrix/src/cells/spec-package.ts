@@ -1,11 +1,9 @@
-// The packed @engage-voice/spec installed with plain npm (in the sandbox's consumer project): both
+// The published @engage-voice/spec installed with plain npm (in the sandbox's consumer project): both
 // documents reached through the package's exports say the package's version, and under Bun, which
 // parses YAML itself, the YAML document is the JSON one.
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { plainEnv } from "@engage-voice/release/env";
+import { run, tail } from "@engage-voice/test-kit/processes";
 import type { Cell } from "../cell.ts";
-import { repoRoot } from "../paths.ts";
-import { consumerEnv, run, tail } from "../run.ts";
 import { binaryOf, runtimes } from "../runtimes.ts";
 
 interface SpecReport {
@@ -20,7 +18,7 @@ interface SpecReport {
 async function report(runtime: "node24" | "bun", dir: string): Promise<SpecReport> {
   const result = await run(binaryOf(runtimes[runtime]), ["spec.mjs"], {
     cwd: dir,
-    env: consumerEnv(),
+    env: plainEnv(),
     timeoutMs: 60_000,
   });
   if (result.code !== 0) {
@@ -31,14 +29,13 @@ async function report(runtime: "node24" | "bun", dir: string): Promise<SpecRepor
   return JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as SpecReport;
 }
 
-export function specPackageCell(consumer: () => Promise<string>): Cell {
+/** `released` answers the version the registry released the spec at, which the documents must name. */
+export function specPackageCell(consumer: () => Promise<string>, released: () => string): Cell {
   return {
     name: "spec package: npm install, openapi.json and openapi.yaml",
     async run() {
       const dir = await consumer();
-      const { version } = JSON.parse(await readFile(join(repoRoot, "spec", "package.json"), "utf8")) as {
-        version: string;
-      };
+      const version = released();
       const expected = {
         name: "@engage-voice/spec",
         packageVersion: version,

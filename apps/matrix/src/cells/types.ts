@@ -1,15 +1,15 @@
-// Type cells: consumer projects compiled by `tsc` against the packed declaration files, under strict
+// Type cells: consumer projects compiled by `tsc` against the published declaration files, under strict
 // and exactOptionalPropertyTypes with skipLibCheck off, with this repository's TypeScript and the
 // oldest one the README claims. `--listFiles` shows which declaration files each setting resolved,
 // so a CommonJS consumer that silently got the ESM types (or the reverse) fails.
 import { copyFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { run, tail } from "@engage-voice/test-kit/processes";
 import type { Cell } from "../cell.ts";
 import { createConsumer } from "../consumer.ts";
-import type { Tarballs } from "../pack.ts";
 import { typesDir } from "../paths.ts";
-import { run, tail } from "../run.ts";
+import { type Published, pinned } from "../published.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -28,8 +28,9 @@ interface Project {
   dependencies: Record<string, string>;
 }
 
-const EXPECT_TYPE = { "expect-type": "1.4.0" };
-const NODE_TYPES = { "@types/node": "20.19.43" };
+const EXPECT_TYPE = pinned("expect-type");
+/** Node 20's: the oldest Node the packages claim. */
+const NODE_TYPES = pinned("@types/node-20");
 
 const projects: Project[] = [
   {
@@ -55,7 +56,7 @@ const projects: Project[] = [
   },
 ];
 
-export function typeCells(work: string, tarballs: () => Tarballs): Cell[] {
+export function typeCells(work: string, published: () => Published): Cell[] {
   const installs = new Map<string, Promise<string>>();
   const install = (project: Project) => {
     let dir = installs.get(project.template);
@@ -64,7 +65,7 @@ export function typeCells(work: string, tarballs: () => Tarballs): Cell[] {
         const target = await createConsumer({
           template: join(typesDir, project.template),
           dir: join(work, `types-${project.template}`),
-          tarballs: tarballs(),
+          published: published(),
           dependencies: project.dependencies,
         });
         for (const file of project.files) {
