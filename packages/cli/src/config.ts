@@ -3,11 +3,12 @@
 import { chmod, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
 import { fileStore, type TokenStore } from "@engage-voice/auth/node";
+import { defaultBaseUrls, checkOrigin as originRule } from "@engage-voice/client";
 import { ENV } from "./env.js";
 import { CliError, EXIT, usageError } from "./exit.js";
 
-export const DEFAULT_BASE_URL = "https://engage.ringcentral.com";
-export const DEFAULT_LEGACY_BASE_URL = "https://portal.vacd.biz";
+export const DEFAULT_BASE_URL = defaultBaseUrls.main;
+export const DEFAULT_LEGACY_BASE_URL = defaultBaseUrls.legacy;
 export const DEFAULT_PROFILE = "default";
 
 export interface Platform {
@@ -66,27 +67,13 @@ export function checkProfile(name: string): string {
   return name;
 }
 
-/** An origin from a URL option, or a usage error that does not quote it (it may hold a password). */
+/** An origin from a URL option under the client's rule, or a usage error that names the option. */
 export function checkOrigin(value: string, option: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw usageError(`--${option} is not a URL: give an origin such as https://engage.ringcentral.com`);
+  const checked = originRule(value);
+  if ("problem" in checked) {
+    throw usageError(`--${option} ${checked.problem}`);
   }
-  if (
-    (url.protocol !== "https:" && url.protocol !== "http:") ||
-    url.username ||
-    url.password ||
-    url.search ||
-    url.hash ||
-    url.pathname !== "/"
-  ) {
-    throw usageError(
-      `--${option} must be an origin (scheme, host, port), such as https://engage.ringcentral.com`,
-    );
-  }
-  return url.origin;
+  return checked.origin;
 }
 
 /** A file name for an origin: `https_engage.ringcentral.com`, `http_127.0.0.1_4010`. */

@@ -45,6 +45,7 @@ export {
   unknownOption,
   wholeNumber,
 } from "./options.js";
+export { checkOrigin } from "./origin.js";
 export { pathTemplateOf } from "./path-templates.js";
 export { MAX_RETRY_AFTER_MS, retryAfterMs } from "./retry-after.js";
 
