@@ -27,6 +27,7 @@ export {
   type Sleep,
   sleep,
 } from "./call-policy.js";
+export { PLATFORM_ERROR_CODE, quotableErrorCode } from "./error-code.js";
 export {
   defaultBaseUrls,
   type LegacyPath,
