@@ -12,6 +12,7 @@ import {
 } from "./options.js";
 
 export type { Client, ClientOptions, Middleware } from "openapi-fetch";
+export { isPermanentApiToken } from "./api-token.js";
 export { encodeForm, parseBody, ResponseParseError } from "./body.js";
 export {
   backoffDelay,
@@ -35,6 +36,7 @@ export {
   type OperationId,
   operationTable,
 } from "./generated/hosts.js";
+export { schemaPatterns } from "./generated/patterns.js";
 export type { components, operations, paths } from "./generated/schema.js";
 export { GUARDED } from "./media-types.js";
 export { type Operation, operation } from "./operation.js";
