@@ -6,6 +6,7 @@
 // commands run on the sandbox as shown. Screenshots go to test-results/.
 import { access, mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { defaultBaseUrls } from "@engage-voice/client";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { serveStatic } from "@engage-voice/test-kit/servers";
 import type { Browser, Page } from "playwright-core";
@@ -385,8 +386,8 @@ describe("getting started (dist/index.html)", () => {
         expect(body).toContain(path);
       }
       const variables = await page.locator('pre[data-sample="variables"]').innerText();
-      expect(variables).toContain("export BASE_URL='https://engage.ringcentral.com'");
-      expect(variables).toContain("export LEGACY_BASE_URL='https://portal.vacd.biz'");
+      expect(variables).toContain(`export BASE_URL='${defaultBaseUrls.main}'`);
+      expect(variables).toContain(`export LEGACY_BASE_URL='${defaultBaseUrls.legacy}'`);
       expect(await page.locator("#sandbox").isVisible()).toBe(false);
       const samples = await page.locator("pre").allInnerTexts();
       expect(samples.join("\n")).not.toMatch(/\$USER\b|\$PASSWORD\b/);

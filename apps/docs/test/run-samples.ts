@@ -6,6 +6,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { defaultBaseUrls } from "@engage-voice/client";
 import type { RunningSandbox } from "@engage-voice/sandbox";
 
 const run = promisify(execFile);
@@ -167,8 +168,8 @@ export async function runJava(source: string, variables: Record<string, string>)
 /** Replaces the document's production hosts with the sandbox's, as a reader pointing a sample elsewhere would. */
 export function onSandbox(source: string, sandbox: Pick<RunningSandbox, "mainUrl" | "legacyUrl">): string {
   return source
-    .replaceAll("https://engage.ringcentral.com", sandbox.mainUrl)
-    .replaceAll("https://portal.vacd.biz", sandbox.legacyUrl);
+    .replaceAll(defaultBaseUrls.main, sandbox.mainUrl)
+    .replaceAll(defaultBaseUrls.legacy, sandbox.legacyUrl);
 }
 
 const form = (fields: Record<string, string>) => ({ method: "POST", body: new URLSearchParams(fields) });

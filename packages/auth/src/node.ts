@@ -1,13 +1,13 @@
 // Node-only: imported as `@engage-voice/auth/node`, so the main entry stays free of node:* modules.
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile, rm } from "node:fs/promises";
 import { storeFailed } from "./errors.js";
 import { withFileLock } from "./file-lock.js";
-import { randomHex } from "./lazy-crypto.js";
 import { boolean, integer, invalid, optionsOf, refuseUnknown } from "./options.js";
+import { writePrivateFile } from "./private-file.js";
 import { READS_LOCALLY, type TokenStore } from "./store.js";
 import { fromStored, type TokenSet } from "./tokens.js";
 
+export { writePrivateFile } from "./private-file.js";
 export type { TokenStore } from "./store.js";
 
 export interface FileStoreOptions {
@@ -85,19 +85,9 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
       if (stored && stored.sequence >= tokens.sequence && stored.accessToken !== tokens.accessToken) {
         return;
       }
-      const temporary = `${path}.${await randomHex(6)}.tmp`;
       try {
-        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-        const file = await open(temporary, "wx", 0o600);
-        try {
-          await file.writeFile(JSON.stringify({ ...tokens }));
-          await file.sync();
-        } finally {
-          await file.close();
-        }
-        await rename(temporary, path);
+        await writePrivateFile(path, JSON.stringify({ ...tokens }));
       } catch (error) {
-        await rm(temporary, { force: true }).catch(() => {});
         throw failed("The token file could not be written", error);
       }
     },

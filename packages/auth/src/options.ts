@@ -1,4 +1,4 @@
-import { type Sleep, sleep, unknownOption } from "@engage-voice/client";
+import { checkOrigin, type Sleep, sleep, unknownOption } from "@engage-voice/client";
 import { EngageVoiceAuthError, VERBOSE } from "./errors.js";
 import type { TokenStore } from "./store.js";
 import { isHeaderSafe } from "./tokens.js";
@@ -198,29 +198,19 @@ export function requireLogger<L extends object>(value: L | undefined, fallback: 
 }
 
 /**
- * The origin of a base URL, checked before any credential is near it. The document's paths start at
- * the host root, so a path, query or fragment would send credentials to a wrong place on the host;
- * a user name or password in it would end up in messages.
+ * The origin of a base URL, checked before any credential is near it: the client's rule
+ * (`checkOrigin`), then the transport's.
  */
 export function requireBase(baseUrl: unknown, fallback: string, allowInsecureHttp: unknown): URL {
   const insecure = boolean("allowInsecureHttp", allowInsecureHttp, false);
   if (baseUrl !== undefined && typeof baseUrl !== "string") {
     throw invalid("baseUrl must be a string such as https://engage.ringcentral.com");
   }
-  let url: URL;
-  try {
-    url = new URL(baseUrl ?? fallback);
-  } catch {
-    throw invalid("baseUrl must be an absolute URL such as https://engage.ringcentral.com");
+  const checked = checkOrigin(baseUrl ?? fallback);
+  if ("problem" in checked) {
+    throw invalid(`baseUrl ${checked.problem}`);
   }
-  if (url.username || url.password) {
-    throw invalid("baseUrl must not contain a username or password");
-  }
-  if (url.pathname !== "/" || url.search || url.hash || /[?#]/.test(baseUrl ?? "")) {
-    throw invalid(
-      `baseUrl must be an origin without a path, query or fragment, such as ${url.origin}: the API's paths start at the host root`,
-    );
-  }
+  const url = new URL(checked.origin);
   checkTransport(url, insecure);
   return url;
 }

@@ -3,6 +3,7 @@ import {
   createLegacyClient,
   defaultBaseUrls,
   defaultLogger,
+  isPermanentApiToken,
   type Middleware,
 } from "@engage-voice/client";
 import { authorize } from "./credential-headers.js";
@@ -70,8 +71,6 @@ export interface ApiTokens {
 export type ApiTokensByApiToken = Omit<ApiTokens, "create"> & { readonly create: never };
 
 const TOKENS = "/voice/api/v1/admin/token";
-/** The document's `PermanentApiToken`: `<prefix>:<uuid-like identifier>`. */
-const PERMANENT_TOKEN = /^[^:\s/?#%]+:[0-9A-Za-z-]+$/;
 
 /**
  * Creates, lists and deletes permanent API tokens on the deprecated host, authenticated with a
@@ -150,7 +149,9 @@ export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApi
           "Creating a permanent API token needs a bearer access token: apiTokens({ auth: { accessToken } }); an API token can only list and delete",
         );
       }
-      const created = await call("Creating an API token", () => client.POST(TOKENS, requestInit), isText);
+      // A created token is the document's shape, or the answer is unexpected: it will be sent as a header.
+      const isToken = (data: unknown) => isText(data) && isPermanentApiToken(data.trim());
+      const created = await call("Creating an API token", () => client.POST(TOKENS, requestInit), isToken);
       return (created as string).trim();
     },
     async list() {
@@ -159,7 +160,7 @@ export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApi
     },
     async delete(token: string) {
       const apiToken = requireToken(token, "token");
-      if (!PERMANENT_TOKEN.test(apiToken)) {
+      if (!isPermanentApiToken(apiToken)) {
         throw invalid("token must be a permanent API token of the shape <prefix>:<uuid>");
       }
       // 200 with the text `true`, or 204 without a body.

@@ -1,4 +1,10 @@
-import { isApiError, ResponseParseError, retryAfterMs, type TokenResponse } from "@engage-voice/client";
+import {
+  isApiError,
+  quotableErrorCode,
+  ResponseParseError,
+  retryAfterMs,
+  type TokenResponse,
+} from "@engage-voice/client";
 import {
   type AuthErrorCode,
   type EngageVoiceAuthError,
@@ -29,21 +35,9 @@ export const requestInit = { redirect: "manual" } as const;
 /** A `429` without a readable `Retry-After`: what the server meant cannot be known. */
 const FALLBACK_WAIT_MS = 60_000;
 
-/** The platform's error codes are dotted lower-case words (`access.denied.exception`). */
-const PLATFORM_CODE = /^[a-z][a-z0-9]{0,30}(?:[._][a-z0-9]{1,30}){1,6}$/;
-
-/**
- * The `errorCode` of an answer when it is safe to quote: shaped like the platform's codes, and not
- * holding any credential the call carried (a server may echo what it was sent).
- */
+/** The `errorCode` of an answer when the client's rule lets it be quoted. */
 function quotableCode(error: unknown, secrets: readonly string[]): string | undefined {
-  if (!isApiError(error) || error.errorCode.length > 80 || !PLATFORM_CODE.test(error.errorCode)) {
-    return undefined;
-  }
-  const code = error.errorCode;
-  return secrets.some((secret) => secret.length >= 4 && (code.includes(secret) || secret.includes(code)))
-    ? undefined
-    : code;
+  return isApiError(error) ? quotableErrorCode(error.errorCode, secrets) : undefined;
 }
 
 /**

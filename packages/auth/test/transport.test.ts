@@ -26,30 +26,34 @@ describe("transport policy", () => {
     expect(() => apiTokens({ baseUrl, auth: { apiToken: "aws80:t" } })).not.toThrow();
   });
 
-  it.each([
-    "http://engage.ringcentral.com",
-    "http://10.0.0.8",
-    "http://localhost.example.com",
-    "ftp://localhost",
-  ])("refuses %s", async (baseUrl) => {
-    expect(() => createTokenManager({ baseUrl, ...rc })).toThrow(TransportRefusedError);
-    expect(() => apiTokens({ baseUrl, auth: { apiToken: "aws80:t" } })).toThrow(TransportRefusedError);
-    await expect(legacyLogin({ baseUrl, ...LEGACY_USER, logger: {} })).rejects.toMatchObject({
-      code: "transport_refused",
-    });
-  });
+  it.each(["http://engage.ringcentral.com", "http://10.0.0.8", "http://localhost.example.com"])(
+    "refuses %s",
+    async (baseUrl) => {
+      expect(() => createTokenManager({ baseUrl, ...rc })).toThrow(TransportRefusedError);
+      expect(() => apiTokens({ baseUrl, auth: { apiToken: "aws80:t" } })).toThrow(TransportRefusedError);
+      await expect(legacyLogin({ baseUrl, ...LEGACY_USER, logger: {} })).rejects.toMatchObject({
+        code: "transport_refused",
+      });
+    },
+  );
 
   it("allows plain http to other hosts only when asked explicitly", () => {
     const baseUrl = "http://engage.internal.test";
     expect(() => createTokenManager({ baseUrl, ...rc, allowInsecureHttp: true })).not.toThrow();
     expect(() => apiTokens({ baseUrl, auth: { accessToken: "t" }, allowInsecureHttp: true })).not.toThrow();
+    // Not a transport at all: the client's origin rule refuses it as a bad option, whatever the flag.
     expect(() => createTokenManager({ baseUrl: "ftp://x.test", ...rc, allowInsecureHttp: true })).toThrow(
-      TransportRefusedError,
+      /baseUrl must use https: or http:, not ftp:/,
     );
   });
 
   it("rejects base URLs that are not URLs or carry credentials", () => {
-    for (const baseUrl of ["not a url", "/relative", "https://user:pw@engage.ringcentral.com"]) {
+    for (const baseUrl of [
+      "not a url",
+      "/relative",
+      "https://user:pw@engage.ringcentral.com",
+      "ftp://localhost",
+    ]) {
       expect(() => createTokenManager({ baseUrl, ...rc })).toThrow(EngageVoiceAuthError);
     }
     expect(() => createTokenManager({ baseUrl: "nope", ...rc })).toThrow(/absolute URL/);

@@ -1,13 +1,4 @@
-// The shape of a permanent API token: the document's `PermanentApiToken`, `<prefix>:<uuid-like id>`.
-// One rule for what the CLI takes (delete) and what it prints (create).
-
-// Visible ASCII only: the prefix is printed (masked) and the whole token by create.
-const PERMANENT_TOKEN = /^[\x21-\x7e]+$/;
-const SHAPE = /^[^:/?#%]+:[0-9A-Za-z-]+$/;
-
-export function isPermanentToken(value: unknown): value is string {
-  return typeof value === "string" && PERMANENT_TOKEN.test(value) && SHAPE.test(value);
-}
+// What the CLI prints of a permanent API token; its shape is the client's `isPermanentApiToken`.
 
 /** `sbx01:…c0ffee`: enough to recognise a token, not enough to use it. */
 export function maskToken(value: string): string {

@@ -6,17 +6,6 @@ import { homedir } from "node:os";
 import { CliError } from "./exit.js";
 import { parseCommandLine } from "./usage.js";
 
-const SANDBOX_USAGE = `Usage: engage-voice sandbox [options]
-Starts the stateful sandbox of both hosts on 127.0.0.1 (fake data; no real credentials needed).
-  --port-main N, --port-legacy N   ports (default: free ones)
-  --token-lifetime SECONDS         access-token lifetime (default 300)
-  --exchange-limit N               token exchanges a minute (default 5; refused parent tokens count)
-  --users-limit N                  GET /users calls a minute (default 120)
-  --parent-token TOKEN=USER_ID     seed another parent-platform token (repeatable)
-  --faults                         enable fault injection (POST /__sandbox/faults)
-  --control                        enable time and state control (POST /__sandbox/control)
-  --help                           show this text`;
-
 async function main(args: string[]): Promise<number> {
   // A closed pipe (`engage-voice users | head -1`) is not an error worth a line.
   process.stdout.on("error", (error: { code?: string }) => {
@@ -26,8 +15,8 @@ async function main(args: string[]): Promise<number> {
   });
   // The sandbox has its own flags and help: the command hands them over as they are.
   if (args[0] === "sandbox") {
-    const { runSandboxCli } = await import("@engage-voice/sandbox/cli");
-    return runSandboxCli(args.slice(1), undefined, SANDBOX_USAGE);
+    const { runSandboxCli, sandboxUsage } = await import("@engage-voice/sandbox/cli");
+    return runSandboxCli(args.slice(1), undefined, sandboxUsage("engage-voice sandbox"));
   }
   let parsed: ReturnType<typeof parseCommandLine>;
   try {

@@ -1,13 +1,14 @@
 // Where profiles and sessions live: the platform's config directory, one token file per profile
 // and host, and a config file with each profile's hosts (no secret in it).
-import { chmod, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
-import { dirname, isAbsolute, join } from "node:path";
-import { fileStore, type TokenStore } from "@engage-voice/auth/node";
+import { chmod, readFile, stat } from "node:fs/promises";
+import { isAbsolute, join } from "node:path";
+import { fileStore, type TokenStore, writePrivateFile } from "@engage-voice/auth/node";
+import { defaultBaseUrls, checkOrigin as originRule } from "@engage-voice/client";
 import { ENV } from "./env.js";
 import { CliError, EXIT, usageError } from "./exit.js";
 
-export const DEFAULT_BASE_URL = "https://engage.ringcentral.com";
-export const DEFAULT_LEGACY_BASE_URL = "https://portal.vacd.biz";
+export const DEFAULT_BASE_URL = defaultBaseUrls.main;
+export const DEFAULT_LEGACY_BASE_URL = defaultBaseUrls.legacy;
 export const DEFAULT_PROFILE = "default";
 
 export interface Platform {
@@ -66,27 +67,13 @@ export function checkProfile(name: string): string {
   return name;
 }
 
-/** An origin from a URL option, or a usage error that does not quote it (it may hold a password). */
+/** An origin from a URL option under the client's rule, or a usage error that names the option. */
 export function checkOrigin(value: string, option: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw usageError(`--${option} is not a URL: give an origin such as https://engage.ringcentral.com`);
+  const checked = originRule(value);
+  if ("problem" in checked) {
+    throw usageError(`--${option} ${checked.problem}`);
   }
-  if (
-    (url.protocol !== "https:" && url.protocol !== "http:") ||
-    url.username ||
-    url.password ||
-    url.search ||
-    url.hash ||
-    url.pathname !== "/"
-  ) {
-    throw usageError(
-      `--${option} must be an origin (scheme, host, port), such as https://engage.ringcentral.com`,
-    );
-  }
-  return url.origin;
+  return checked.origin;
 }
 
 /** A file name for an origin: `https_engage.ringcentral.com`, `http_127.0.0.1_4010`. */
@@ -141,23 +128,12 @@ export async function readConfig(dir: string): Promise<ConfigFile> {
   }
 }
 
-/** Writes through a temporary file and a rename, mode 0600, in a folder of mode 0700. */
+/** Writes under auth's private-file rule: mode 0600, a folder of 0700, a temporary file and a rename. */
 export async function writeConfig(dir: string, config: ConfigFile): Promise<void> {
   const path = configPath(dir);
-  // Imported here: a command that only reads (engage-voice token) should not load node:crypto.
-  const { randomBytes } = await import("node:crypto");
-  const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
   try {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    const file = await open(temporary, "wx", 0o600);
-    try {
-      await file.writeFile(`${JSON.stringify({ profiles: config.profiles }, null, 2)}\n`);
-    } finally {
-      await file.close();
-    }
-    await rename(temporary, path);
+    await writePrivateFile(path, `${JSON.stringify({ profiles: config.profiles }, null, 2)}\n`);
   } catch {
-    await rm(temporary, { force: true }).catch(() => {});
     throw new CliError(`${path} could not be written: check the folder's permissions`, EXIT.failure);
   }
 }

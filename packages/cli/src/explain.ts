@@ -33,13 +33,6 @@ export class ApiAnswerError extends Error {
   }
 }
 
-/** A dotted platform code such as `access.denied.exception`, or nothing. */
-export function safeErrorCode(value: unknown): string | undefined {
-  return typeof value === "string" && /^[a-z][a-z0-9_]*(\.[a-z0-9_]+){1,6}$/i.test(value) && value.length < 80
-    ? value
-    : undefined;
-}
-
 const seconds = (ms: number) => `${Math.max(1, Math.ceil(ms / 1000))} s`;
 
 function isNetworkFailure(error: unknown): boolean {

@@ -10,6 +10,8 @@ import { expectNoSecrets } from "./scan.js";
 const EXCHANGE = "/api/auth/login/rc/accesstoken";
 const ACCOUNTS = "/voice/api/v1/admin/accounts";
 const TOKENS = "/voice/api/v1/admin/token";
+/** A parent token a server could echo inside something shaped like an error code. */
+const CODE_SHAPED_TOKEN = "rcparent.secret9";
 
 /** What a terminal acts on: C0 (ESC, BEL), DEL, C1 (CSI), separators and bidi controls. */
 const UNPRINTABLE =
@@ -31,7 +33,10 @@ let cli: ReturnType<typeof cliIn>;
 let hosts: string[];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ exchangeRateLimit: { limit: 1000, windowMs: 60_000 } });
+  sandbox = await startSandbox({
+    exchangeRateLimit: { limit: 1000, windowMs: 60_000 },
+    parentTokens: { "sandbox-rc-token-ada": 1001, [CODE_SHAPED_TOKEN]: 1001 },
+  });
   main = await gatedProxy(sandbox.mainUrl);
   legacy = await gatedProxy(sandbox.legacyUrl);
   hosts = ["--base-url", main.url, "--legacy-base-url", legacy.url];
@@ -86,6 +91,30 @@ describe("text from the API reaches stdout printable", () => {
     expect(JSON.parse(json.stdout).user.accountName).toBe(`Sales${HOSTILE.c1}`);
     expect(JSON.parse(json.stdout).user.lastName).toBe(`Example${HOSTILE.title}${HOSTILE.bidi}`);
   });
+
+  it.each([
+    ["access.denied.exception", true],
+    [`echo.${CODE_SHAPED_TOKEN}.exception`, false],
+    ["Access.Denied", false],
+  ])(
+    "accounts quotes the errorCode %j of a refusal: %s (the client's rule, with the session's credentials)",
+    async (errorCode, quoted) => {
+      main.answer(ACCOUNTS, (_, outgoing) => {
+        outgoing
+          .writeHead(403, { "Content-Type": "application/json" })
+          .end(JSON.stringify({ errorCode, generalMessage: "refused" }));
+      });
+      const result = await cli(["accounts", ...hosts], { env: { ENGAGE_VOICE_RC_TOKEN: CODE_SHAPED_TOKEN } });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("answered 403");
+      if (quoted) {
+        expect(result.stderr).toContain(`(${errorCode})`);
+      } else {
+        expect(result.stderr).not.toContain(errorCode);
+        expect(result.stderr).not.toContain(CODE_SHAPED_TOKEN);
+      }
+    },
+  );
 
   it("api-tokens create refuses a created token that is not <prefix>:<id>: exit 1, nothing on stdout", async () => {
     legacy.answer(TOKENS, (incoming, outgoing) => {

@@ -160,12 +160,12 @@ describe("usage errors exit 2 with one line naming the fix", () => {
     [
       "a base URL with a password, not quoted",
       ["token", "--base-url", "https://u:s3cr3t-in-url@example.com"],
-      /--base-url must be an origin/,
+      /--base-url must not contain a username or password/,
     ],
     [
       "a legacy URL that is no URL",
       ["api-tokens", "list", "--legacy-base-url", "nope"],
-      /--legacy-base-url is not a URL/,
+      /--legacy-base-url must be an absolute URL/,
     ],
     ["an option without its value", ["users", "--profile"], /--profile <value>' argument missing/],
     ["an argument too many", ["accounts", "extra"], /takes no arguments/],

@@ -86,12 +86,29 @@ export type OperationId = (typeof operationTable)[number]["operationId"];
 `;
 }
 
+/**
+ * The `pattern` of each string schema of the document, as a RegExp: the code that checks a value
+ * against one (an API token before it is sent) reads it from here, so the document stays its home.
+ */
+function patternsModule(doc) {
+  const entries = Object.entries(doc.components?.schemas ?? {})
+    .filter(([, schema]) => typeof schema.pattern === "string")
+    .map(([name, schema]) => `  ${name}: ${String(new RegExp(schema.pattern, "u"))},`);
+  return `${HEADER}
+/** The \`pattern\` of each string schema of the document, by schema name. */
+export const schemaPatterns = {
+${entries.join("\n")}
+} as const;
+`;
+}
+
 async function generate(outDir) {
   const doc = JSON.parse(await readFile(specPath, "utf8"));
   const ast = await openapiTS(pathToFileURL(specPath), { alphabetize: false });
   await mkdir(outDir, { recursive: true });
   await writeFile(join(outDir, "schema.ts"), HEADER + astToString(ast));
   await writeFile(join(outDir, "hosts.ts"), hostsModule(doc));
+  await writeFile(join(outDir, "patterns.ts"), patternsModule(doc));
 }
 
 async function check() {

@@ -12,6 +12,7 @@ import {
 } from "./options.js";
 
 export type { Client, ClientOptions, Middleware } from "openapi-fetch";
+export { isPermanentApiToken } from "./api-token.js";
 export { encodeForm, parseBody, ResponseParseError } from "./body.js";
 export {
   backoffDelay,
@@ -27,6 +28,7 @@ export {
   type Sleep,
   sleep,
 } from "./call-policy.js";
+export { PLATFORM_ERROR_CODE, quotableErrorCode } from "./error-code.js";
 export {
   defaultBaseUrls,
   type LegacyPath,
@@ -34,6 +36,7 @@ export {
   type OperationId,
   operationTable,
 } from "./generated/hosts.js";
+export { schemaPatterns } from "./generated/patterns.js";
 export type { components, operations, paths } from "./generated/schema.js";
 export { GUARDED } from "./media-types.js";
 export { type Operation, operation } from "./operation.js";
@@ -45,6 +48,7 @@ export {
   unknownOption,
   wholeNumber,
 } from "./options.js";
+export { checkOrigin } from "./origin.js";
 export { pathTemplateOf } from "./path-templates.js";
 export { MAX_RETRY_AFTER_MS, retryAfterMs } from "./retry-after.js";
 

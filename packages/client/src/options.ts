@@ -7,6 +7,7 @@ import {
   type Sleep,
   sleep,
 } from "./call-policy.js";
+import { checkOrigin } from "./origin.js";
 
 /**
  * Raised for options that cannot work, before any request is made. `code` is `invalid_options`, as
@@ -125,35 +126,14 @@ export function callPolicyOf(given: PolicyOptions, base?: CallPolicy): CallPolic
   };
 }
 
-/**
- * The origin of a base URL. The document's paths start at the host root, so a path, query or
- * fragment would send the bearer token to a wrong place on the host; a user name or password would
- * make every later call fail with a fetch error that quotes it.
- */
+/** `baseUrl`, or `fallback` when absent, as an origin under {@link checkOrigin}'s rule. */
 export function resolveBaseUrl(baseUrl: unknown, fallback: string): string {
   if (baseUrl !== undefined && typeof baseUrl !== "string") {
     throw new ClientOptionsError("baseUrl must be a string such as https://engage.ringcentral.com");
   }
-  const value = baseUrl ?? fallback;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ClientOptionsError("baseUrl must be an absolute URL such as https://engage.ringcentral.com");
+  const checked = checkOrigin(baseUrl ?? fallback);
+  if ("problem" in checked) {
+    throw new ClientOptionsError(`baseUrl ${checked.problem}`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new ClientOptionsError(`baseUrl must use https: or http:, not ${url.protocol}`);
-  }
-  if (url.username || url.password) {
-    throw new ClientOptionsError(
-      `baseUrl must not contain a username or password: give the origin alone, such as ${url.origin}, and send credentials in headers`,
-    );
-  }
-  // An empty query or fragment (`https://host/?`) leaves `search` and `hash` empty: the text shows it.
-  if (url.pathname !== "/" || url.search || url.hash || /[?#]/.test(value)) {
-    throw new ClientOptionsError(
-      `baseUrl must be an origin without a path, query or fragment, such as ${url.origin}: the API's paths start at the host root`,
-    );
-  }
-  return url.origin;
+  return checked.origin;
 }

@@ -168,11 +168,33 @@ describe("Retry-After", () => {
     expect(at(value)).toBe(ms);
   });
 
-  it("reads a date against the answer's own Date", () => {
-    expect(at("Wed, 21 Oct 2026 07:28:30 GMT", "Wed, 21 Oct 2026 07:28:00 GMT")).toBe(30_000);
+  it.each([
+    ["an IMF-fixdate", "Wed, 21 Oct 2026 07:28:30 GMT", "Wed, 21 Oct 2026 07:28:00 GMT", 30_000],
+    ["an RFC 850 date", "Wednesday, 21-Oct-26 07:28:30 GMT", "Wed, 21 Oct 2026 07:28:00 GMT", 30_000],
+    ["an asctime date", "Wed Oct 21 07:28:30 2026", "Wed, 21 Oct 2026 07:28:00 GMT", 30_000],
+    ["a date already past", "Wed, 21 Oct 2026 07:27:00 GMT", "Wed, 21 Oct 2026 07:28:00 GMT", 0],
+    [
+      "a date hours away",
+      "Thu, 22 Oct 2026 07:28:00 GMT",
+      "Wed, 21 Oct 2026 07:28:00 GMT",
+      MAX_RETRY_AFTER_MS,
+    ],
+    ["a date against an unreadable Date (read against now)", "Thu, 01 Jan 1970 00:00:09 GMT", "soon", 9_000],
+  ])("reads %s against the answer's own Date", (_, value, date, ms) => {
+    expect(at(value, date)).toBe(ms);
   });
 
-  it.each(["", "-5", "1.5", "7, 8", "soon"])("reads %j as unknown", (value) => {
+  it.each([
+    "",
+    "-5",
+    "1.5",
+    "7, 8",
+    "soon",
+    "+7",
+    "0x10",
+    "Wed, 21 Oct 2026 07:28:30 UTC",
+    "2026-10-21T07:28:30Z",
+  ])("reads %j as unknown", (value) => {
     expect(at(value)).toBeUndefined();
   });
 });

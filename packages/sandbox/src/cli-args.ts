@@ -1,17 +1,85 @@
 import { parseArgs } from "node:util";
 import type { StartSandboxOptions } from "./node.js";
+import { SANDBOX_DEFAULTS } from "./options.js";
 import { DEFAULT_PARENT_TOKENS } from "./seed.js";
 
-export const USAGE = `Usage: engage-voice-sandbox [options]   (or: engage-voice sandbox [options])
-  --port-main N             port of the contact-center host (default: a free port)
-  --port-legacy N           port of the deprecated login host (default: a free port)
-  --token-lifetime SECONDS  access-token lifetime (default 300)
-  --exchange-limit N        token exchanges a minute (default 5, as observed; refused parent tokens count)
-  --users-limit N           GET /users calls a minute (default 120)
-  --parent-token TOKEN=ID   seed another parent-platform token for seeded user ID (repeatable)
-  --faults                  enable fault injection (POST /__sandbox/faults on either host)
-  --control                 enable time and state control (POST /__sandbox/control on either host)
-  --help                    show this text`;
+/** A default limit as calls a minute, the unit of the flags. */
+const perMinute = ({ limit, windowMs }: { limit: number; windowMs: number }) => (limit * 60_000) / windowMs;
+
+/**
+ * Every flag of the sandbox's command line, the one list: the parser reads it, and so do the usage
+ * text of both commands (`engage-voice-sandbox`, `engage-voice sandbox`) and the README's table,
+ * which a test compares with {@link flagRows}. `value` names a flag's argument; backticks in a
+ * summary are Markdown, dropped on a terminal.
+ */
+export const SANDBOX_FLAGS = {
+  "port-main": {
+    type: "string",
+    value: "N",
+    summary: "port of the contact-center host (default: a free port)",
+  },
+  "port-legacy": {
+    type: "string",
+    value: "N",
+    summary: "port of the deprecated login host (default: a free port)",
+  },
+  "token-lifetime": {
+    type: "string",
+    value: "SECONDS",
+    summary: `access-token lifetime (default ${SANDBOX_DEFAULTS.tokenLifetimeMs / 1000})`,
+  },
+  "exchange-limit": {
+    type: "string",
+    value: "N",
+    summary: `token exchanges a minute (default ${perMinute(SANDBOX_DEFAULTS.exchangeRateLimit)}, as observed; refused parent tokens count)`,
+  },
+  "users-limit": {
+    type: "string",
+    value: "N",
+    summary: `\`GET /users\` calls a minute (default ${perMinute(SANDBOX_DEFAULTS.usersRateLimit)})`,
+  },
+  "parent-token": {
+    type: "string",
+    multiple: true,
+    value: "TOKEN=USER_ID",
+    summary: "seed another parent-platform token for the seeded user USER_ID (repeatable)",
+  },
+  faults: {
+    type: "boolean",
+    default: false,
+    summary: "enable fault injection (`POST /__sandbox/faults` on either host)",
+  },
+  control: {
+    type: "boolean",
+    default: false,
+    summary: "enable time and state control (`POST /__sandbox/control` on either host)",
+  },
+  help: { type: "boolean", default: false, summary: "print this list of flags" },
+} as const;
+
+type Flag = { value?: string; summary: string };
+
+/** Each flag as it is written with its argument (`--port-main N`) and its summary (Markdown). */
+export function flagRows(): [flag: string, summary: string][] {
+  return Object.entries(SANDBOX_FLAGS as Record<string, Flag>).map(([name, flag]) => [
+    `--${name}${flag.value ? ` ${flag.value}` : ""}`,
+    flag.summary,
+  ]);
+}
+
+/** The text of `--help` and of a usage error, for the command that runs the sandbox. */
+export function sandboxUsage(command: "engage-voice-sandbox" | "engage-voice sandbox"): string {
+  const rows = flagRows();
+  const width = Math.max(...rows.map(([flag]) => flag.length)) + 2;
+  return [
+    `Usage: ${command} [options]`,
+    "Starts the stateful sandbox of both hosts on 127.0.0.1 (fake data; no real credentials needed).",
+    ...rows.map(([flag, summary]) => `  ${flag.padEnd(width)}${summary.replaceAll("`", "")}`),
+  ].join("\n");
+}
+
+/** The usage text of the sandbox's own bin. */
+export const USAGE = sandboxUsage("engage-voice-sandbox");
 
 function integer(value: string | undefined, name: string, min: number, max: number): number | undefined {
   if (value === undefined) {
@@ -25,21 +93,7 @@ function integer(value: string | undefined, name: string, min: number, max: numb
 
 /** The sandbox options the command line asks for, or `"help"`. Throws a TypeError naming a bad flag. */
 export function parseCliArgs(args: string[]): StartSandboxOptions | "help" {
-  const { values } = parseArgs({
-    args,
-    options: {
-      "port-main": { type: "string" },
-      "port-legacy": { type: "string" },
-      "token-lifetime": { type: "string" },
-      "exchange-limit": { type: "string" },
-      "users-limit": { type: "string" },
-      "parent-token": { type: "string", multiple: true },
-      faults: { type: "boolean", default: false },
-      control: { type: "boolean", default: false },
-      help: { type: "boolean", default: false },
-    },
-    strict: true,
-  });
+  const { values } = parseArgs({ args, options: SANDBOX_FLAGS, strict: true });
   if (values.help) {
     return "help";
   }

@@ -2,6 +2,9 @@
 // sandbox` of @engage-voice/cli: parses the flags, starts both hosts, prints what to use, and stops
 // on SIGINT or SIGTERM. Resolves with the exit code once stopped (2 for a usage error).
 import { parseCliArgs, USAGE } from "./cli-args.js";
+
+export { SANDBOX_FLAGS, sandboxUsage } from "./cli-args.js";
+
 import { describeSandbox, startSandbox } from "./node.js";
 
 export interface SandboxCliIo {

@@ -2,6 +2,7 @@
 // credentials, the limits in force, and examples that work against it as printed.
 import { CONTROL_PATH, FAULTS_PATH } from "./app.js";
 import type { RunningSandbox } from "./node.js";
+import { hasRole } from "./seed.js";
 
 /**
  * What `pnpm start` and the CLI print: URLs, the seeded (fake) credentials, and examples with curl
@@ -26,7 +27,7 @@ export function describeSandbox(
     "Parent-platform tokens for the exchange (rcAccessToken):",
     ...seed.parentTokens.map(
       ({ token, userName, roles }) =>
-        `  ${token}  ${userName} (${roles.join(", ")}${roles.some((r) => r === "SUPER_USER" || r === "MANAGE_USERS") ? "" : ": listing users answers 403"})`,
+        `  ${token}  ${userName} (${roles.join(", ")}${hasRole(roles, "listUsers") ? "" : ": listing users answers 403"})`,
     ),
     "Direct login on the deprecated host:",
     ...seed.legacyLogins.map(

@@ -7,7 +7,7 @@ import { createHost, tooLarge } from "./host.js";
 import { type Answer, type Handler, serveOperations } from "./operations.js";
 import { retryAfterSeconds } from "./rate-limit.js";
 import { booleanQuery, readForm } from "./request.js";
-import { ACCOUNTS, findUser, usersFlat, usersTree } from "./seed.js";
+import { ACCOUNTS, findUser, hasRole, ROLE_RULES, usersFlat, usersTree } from "./seed.js";
 import type { SandboxState } from "./state.js";
 
 const REFRESH_REJECTED = {
@@ -93,7 +93,7 @@ export function createMainHost(state: SandboxState): Hono {
     if (user instanceof Response) {
       return user;
     }
-    if (user.roles.includes("NO_ACCESS")) {
+    if (hasRole(user.roles, "noAccounts")) {
       return apiError(
         c,
         403,
@@ -102,7 +102,7 @@ export function createMainHost(state: SandboxState): Hono {
         now(),
       );
     }
-    const seesAll = user.roles.includes("SUPER_USER") || user.roles.includes("MANAGE_USERS");
+    const seesAll = hasRole(user.roles, "seeEveryAccount");
     const visible = ACCOUNTS.filter((account) => seesAll || account.accountId === user.accountId);
     return c.json(visible satisfies Answer<"listAccounts">);
   };
@@ -126,12 +126,12 @@ export function createMainHost(state: SandboxState): Hono {
         "Retry-After": retryAfterSeconds(wait),
       });
     }
-    if (!user.roles.includes("SUPER_USER") && !user.roles.includes("MANAGE_USERS")) {
+    if (!hasRole(user.roles, "listUsers")) {
       return apiError(
         c,
         403,
         ErrorCode.accessDenied,
-        "Listing users needs the MANAGE_USERS or SUPER_USER role",
+        `Listing users needs the ${ROLE_RULES.listUsers.join(" or ")} role`,
         now(),
       );
     }

@@ -1,5 +1,6 @@
 // The sandbox as Mock Service Worker handlers: a test's fetch calls to the hosts are answered by the
 // sandbox's apps in the same process, with no port at all (msw 2 or 3, an optional peer dependency).
+import { checkOrigin, defaultBaseUrls } from "@engage-voice/client";
 import { http, type RequestHandler } from "msw";
 import { createSandboxApps, type SandboxApps, type SandboxOptions } from "./app.js";
 
@@ -17,25 +18,18 @@ export interface SandboxHandlers {
   apps: SandboxApps;
 }
 
+/** An origin under the client's rule (`checkOrigin`), or a TypeError that names the option. */
 const originOf = (url: string, option: string) => {
-  try {
-    const parsed = new URL(url);
-    if (parsed.pathname !== "/" || parsed.search || parsed.hash) {
-      throw new Error();
-    }
-    return parsed.origin;
-  } catch {
-    throw new TypeError(`${option} must be an origin such as https://engage.ringcentral.com`);
+  const checked = checkOrigin(url);
+  if ("problem" in checked) {
+    throw new TypeError(`${option} ${checked.problem}`);
   }
+  return checked.origin;
 };
 
 /** Handlers that send every request for either host to a fresh sandbox. */
 export function sandboxHandlers(options: SandboxHandlersOptions = {}): SandboxHandlers {
-  const {
-    baseUrl = "https://engage.ringcentral.com",
-    legacyBaseUrl = "https://portal.vacd.biz",
-    ...rest
-  } = options;
+  const { baseUrl = defaultBaseUrls.main, legacyBaseUrl = defaultBaseUrls.legacy, ...rest } = options;
   const main = originOf(baseUrl, "baseUrl");
   const legacy = originOf(legacyBaseUrl, "legacyBaseUrl");
   const apps = createSandboxApps(rest);

@@ -1,5 +1,15 @@
 import { DEFAULT_LEGACY_LOGINS, DEFAULT_PARENT_TOKENS, findUser, type LegacyLogin } from "./seed.js";
 
+/**
+ * What the sandbox does unless told otherwise: the real service's access-token lifetime and the
+ * rate limits observed on it. The command line's help and the README state them from here.
+ */
+export const SANDBOX_DEFAULTS = {
+  tokenLifetimeMs: 300_000,
+  exchangeRateLimit: { limit: 5, windowMs: 60_000 },
+  usersRateLimit: { limit: 120, windowMs: 60_000 },
+} as const;
+
 export interface RateLimit {
   /** Requests allowed in a window. */
   limit: number;
@@ -123,13 +133,17 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     throw new SandboxOptionsError("logger must be an object with an error(message) method");
   }
   return {
-    tokenLifetimeMs: positiveInteger(options.tokenLifetimeMs ?? 300_000, "tokenLifetimeMs", 1000),
+    tokenLifetimeMs: positiveInteger(
+      options.tokenLifetimeMs ?? SANDBOX_DEFAULTS.tokenLifetimeMs,
+      "tokenLifetimeMs",
+      1000,
+    ),
     exchangeRateLimit: rateLimit(
       options.exchangeRateLimit,
-      { limit: 5, windowMs: 60_000 },
+      SANDBOX_DEFAULTS.exchangeRateLimit,
       "exchangeRateLimit",
     ),
-    usersRateLimit: rateLimit(options.usersRateLimit, { limit: 120, windowMs: 60_000 }, "usersRateLimit"),
+    usersRateLimit: rateLimit(options.usersRateLimit, SANDBOX_DEFAULTS.usersRateLimit, "usersRateLimit"),
     parentTokens,
     legacyLogins,
     maxBodyBytes: positiveInteger(options.maxBodyBytes ?? 16_384, "maxBodyBytes"),

@@ -5,6 +5,24 @@ import type { Account, AgentDetail, User } from "@engage-voice/client";
 
 export type RoleType = "SUPER_USER" | "MANAGE_USERS" | "USER" | "NO_ACCESS";
 
+/**
+ * The roles that grant each permission of the sandbox, the one home of its role rules: the handlers,
+ * the start-up text and the README's table follow them.
+ */
+export const ROLE_RULES = {
+  /** `GET /users` answers; any other caller gets `403`. */
+  listUsers: ["MANAGE_USERS", "SUPER_USER"],
+  /** `GET /accounts` answers every sub-account; any other caller sees its own. */
+  seeEveryAccount: ["MANAGE_USERS", "SUPER_USER"],
+  /** `GET /accounts` answers `403`, whatever other role the user has. */
+  noAccounts: ["NO_ACCESS"],
+} as const satisfies Record<string, readonly RoleType[]>;
+
+/** Whether a user with `roles` has the permission `rule` of {@link ROLE_RULES}. */
+export function hasRole(roles: readonly string[], rule: keyof typeof ROLE_RULES): boolean {
+  return roles.some((role) => (ROLE_RULES[rule] as readonly string[]).includes(role));
+}
+
 export interface SeedUser {
   userId: number;
   parentId: number | null;

@@ -1,5 +1,6 @@
+import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { parseCliArgs } from "../src/cli-args.js";
+import { flagRows, parseCliArgs, SANDBOX_FLAGS, sandboxUsage, USAGE } from "../src/cli-args.js";
 import { describeSandbox } from "../src/node.js";
 import { openServer } from "./helpers.js";
 
@@ -56,5 +57,43 @@ describe("the command line", () => {
     expect(text).toContain("access tokens live 2 s; the exchange allows 7 calls in 30 s");
     expect(text).toContain("fault injection is on: POST /__sandbox/faults");
     expect(describeSandbox(await openServer())).not.toContain("fault injection");
+  });
+});
+
+describe("the flags, one list", () => {
+  it("the README's table is SANDBOX_FLAGS, row for row", async () => {
+    const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+    const table = readme.slice(readme.indexOf("| flag | what it does |")).split("\n\n")[0];
+    expect(table).toBe(
+      [
+        "| flag | what it does |",
+        "|---|---|",
+        ...flagRows().map(([flag, summary]) => `| \`${flag}\` | ${summary} |`),
+      ].join("\n"),
+    );
+  });
+
+  it.each(["engage-voice-sandbox", "engage-voice sandbox"] as const)(
+    "the usage of %s names every flag the parser takes, with its summary",
+    (command) => {
+      const usage = sandboxUsage(command);
+      expect(usage.split("\n")[0]).toBe(`Usage: ${command} [options]`);
+      const lines = usage.split("\n").slice(2);
+      expect(lines).toHaveLength(Object.keys(SANDBOX_FLAGS).length);
+      for (const [index, [flag, summary]] of flagRows().entries()) {
+        expect(lines[index]?.startsWith(`  ${flag} `)).toBe(true);
+        expect(lines[index]?.endsWith(summary.replaceAll("`", ""))).toBe(true);
+      }
+      expect(usage).not.toContain("`");
+    },
+  );
+
+  it("the bin's usage is the one for engage-voice-sandbox, and every flag parses", () => {
+    expect(USAGE).toBe(sandboxUsage("engage-voice-sandbox"));
+    for (const [flag] of flagRows()) {
+      const [name, value] = flag.split(" ");
+      const argument = value === "TOKEN=USER_ID" ? "t=1001" : value ? "1" : undefined;
+      expect(() => parseCliArgs(argument ? [name as string, argument] : [name as string])).not.toThrow();
+    }
   });
 });

@@ -1,8 +1,9 @@
 // What the commands' work shares: output helpers, the options of every call, and an API answer that
 // is not a success as an error. Imported by the commands' `run` modules only, never by the parser.
-import { retryAfterMs } from "@engage-voice/client";
+import { quotableErrorCode, retryAfterMs } from "@engage-voice/client";
 import type { Context } from "../context.js";
-import { ApiAnswerError, safeErrorCode } from "../explain.js";
+import { ENV } from "../env.js";
+import { ApiAnswerError } from "../explain.js";
 import { jsonText } from "../terminal.js";
 
 export const json = jsonText;
@@ -15,11 +16,22 @@ export const callOptions = (ctx: Context) => ({
   ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }),
 });
 
-export function answerError(response: Response, error: unknown): ApiAnswerError {
+/**
+ * An answer that is not a success, as an error. Its `errorCode` is quoted only under the client's
+ * rule, checked against the credentials the session may have sent (a server may echo them).
+ */
+export async function answerError(ctx: Context, response: Response, error: unknown): Promise<ApiAnswerError> {
   const body = typeof error === "object" && error !== null ? (error as { errorCode?: unknown }) : {};
+  const tokens = await ctx
+    .store(ctx.tokenPath)
+    .get()
+    .catch(() => undefined);
+  const credentials = [tokens?.accessToken, tokens?.refreshToken, ctx.io.env[ENV.parentToken]].filter(
+    (value): value is string => typeof value === "string",
+  );
   return new ApiAnswerError(
     response.status,
-    safeErrorCode(body.errorCode),
+    quotableErrorCode(body.errorCode, credentials),
     retryAfterMs(response, Date.now()),
   );
 }

@@ -536,7 +536,9 @@ export interface components {
         /**
          * PermanentApiToken
          * @description An opaque permanent (personal) API token of the shape `<prefix>:<uuid-like identifier>`. It
-         *     persists until deleted.
+         *     persists until deleted. It is sent as the `X-Auth-Token` header and as a path segment (to delete
+         *     it), so the prefix is visible ASCII without `:`, `/`, `?`, `#` or `%`, and the identifier is
+         *     letters, digits and `-`.
          * @example aws80:c2353445-7d1c-4b51-9a2e-5f0c1e8b6a47
          */
         PermanentApiToken: string;

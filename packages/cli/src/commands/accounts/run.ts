@@ -6,7 +6,7 @@ export async function accounts(ctx: Context): Promise<void> {
   const auth = await session(ctx);
   const { data, error, response } = await auth.client().GET("/voice/api/v1/admin/accounts");
   if (!response.ok || !Array.isArray(data)) {
-    throw answerError(response, error);
+    throw await answerError(ctx, response, error);
   }
   if (ctx.json) {
     return ctx.out(json(data));

@@ -24,7 +24,7 @@ export async function users(ctx: Context<typeof usersOptions>): Promise<void> {
     params: { query: { ...(flatten ? { flatten: true } : {}), ...(activeOnly ? { activeOnly: true } : {}) } },
   });
   if (!response.ok || !Array.isArray(data)) {
-    throw answerError(response, error);
+    throw await answerError(ctx, response, error);
   }
   if (ctx.json) {
     return ctx.out(json(data));

@@ -1,12 +1,12 @@
 import { UnexpectedResponseError } from "@engage-voice/auth";
-import { isPermanentToken } from "../../../api-token.js";
+import { isPermanentApiToken } from "@engage-voice/client";
 import { json } from "../../shared.js";
 import { apiTokensOf, type LegacyContext } from "../client.js";
 
 export async function create(ctx: LegacyContext): Promise<void> {
   const created = await (await apiTokensOf(ctx)).create();
   // Printed bare, and meant for $(…): anything but a token's shape is not written at all.
-  if (!isPermanentToken(created)) {
+  if (!isPermanentApiToken(created)) {
     throw new UnexpectedResponseError(
       "unexpected_response",
       "Creating an API token answered something that is not an API token",

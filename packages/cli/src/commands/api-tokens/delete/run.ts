@@ -1,4 +1,5 @@
-import { isPermanentToken, maskToken } from "../../../api-token.js";
+import { isPermanentApiToken } from "@engage-voice/client";
+import { maskToken } from "../../../api-token.js";
 import type { Context } from "../../../context.js";
 import { CliError, EXIT, usageError } from "../../../exit.js";
 import { confirm, readStdin } from "../../../terminal.js";
@@ -32,7 +33,7 @@ async function tokenToDelete(ctx: DeleteContext): Promise<string> {
 
 export async function remove(ctx: DeleteContext): Promise<void> {
   const target = await tokenToDelete(ctx);
-  if (!isPermanentToken(target)) {
+  if (!isPermanentApiToken(target)) {
     throw usageError("The API token to delete must look like <prefix>:<id>, as api-tokens list shows");
   }
   if (ctx.values.yes !== true) {
