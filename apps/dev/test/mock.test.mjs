@@ -20,6 +20,16 @@ after(async () => {
   await prism?.stop();
 });
 
+test("Prism keeps idle connections open, so a stalled test never sends on a socket it closed", async () => {
+  // Node's server announces its idle timeout (`Keep-Alive: timeout=5`) whenever it has one.
+  const response = await fetch(`${prism.url}/voice/api/v1/admin/accounts`, {
+    headers: { Authorization: "Bearer x" },
+  });
+  await response.arrayBuffer();
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("keep-alive"), null);
+});
+
 test("a busy port is one line on stderr and exit code 1, before Prism starts", async () => {
   const holder = createServer();
   const port = await freePort();

@@ -16,7 +16,7 @@ export interface Answer {
 /**
  * One request; the body is read as text and, when it is JSON, parsed. Each goes over a connection of
  * its own (`Connection: close`): on a loaded machine a stalled test process can pick a kept-alive
- * socket that the server (Prism's keep-alive timeout) has already closed, and the call fails with
+ * socket that the server (Prism, the sandbox: any Node server's idle timeout) has already closed, and the call fails with
  * ECONNRESET. Retrying is no cure: a resent refresh would spend a token.
  */
 export async function call(base: string, path: string, init: RequestInit = {}): Promise<Answer> {

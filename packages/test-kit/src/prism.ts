@@ -98,6 +98,17 @@ export async function startPrism(options: PrismOptions = {}): Promise<RunningPri
   }
 }
 
+/**
+ * Loaded into Prism's process before Prism: its HTTP server keeps idle connections open (Node's
+ * default closes them after 5 s). A test process stalled on a busy machine past that moment would
+ * otherwise send its next request on a socket the server had just closed, and fail with ECONNRESET
+ * (seen in the sandbox's conformance test and the generators' test under double load). Retrying is
+ * no cure there: a resent refresh spends a token.
+ */
+const NO_IDLE_CLOSE = `data:text/javascript,${encodeURIComponent(
+  'import http from "node:http"; const create = http.createServer; http.createServer = (...a) => { const s = create(...a); s.keepAliveTimeout = 0; return s; };',
+)}`;
+
 /** Resolves with the URL Prism says it listens on; rejects if it exits first or `timeoutMs` passes. */
 function announcedUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -148,7 +159,9 @@ async function startPrismOn(
   if (errors) {
     args.push("--errors");
   }
-  const child = spawn(process.execPath, [entry, ...args], { stdio: ["ignore", stdio, stdio] });
+  const child = spawn(process.execPath, ["--import", NO_IDLE_CLOSE, entry, ...args], {
+    stdio: ["ignore", stdio, stdio],
+  });
   let output = "";
   const keep = (chunk: Buffer) => {
     output = (output + chunk).slice(-4000);
