@@ -88,6 +88,14 @@ function errorBody(generalMessage: string): string {
   });
 }
 
+/**
+ * How long the sandbox keeps an idle kept-alive connection open: longer than the clients in front of
+ * it keep theirs (undici 4 s, Node's agent 5 s, as Prism's proxy uses), so the client closes first. With
+ * Node's default of 5 s, a client stalled on a busy CI machine could send its next request on a
+ * socket the sandbox had just closed, and fail with ECONNRESET.
+ */
+export const IDLE_CONNECTION_MS = 65_000;
+
 function listen(app: Hono, port: number): Promise<Server> {
   const handle = getRequestListener(app.fetch, {
     hostname: HOST,
@@ -108,6 +116,8 @@ function listen(app: Hono, port: number): Promise<Server> {
     });
     response.end(body);
   });
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
+  server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
   // A request Node's parser refuses (a bad header byte, a body without framing) gets the same JSON
   // error as every other, not Node's bare 400.
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {

@@ -6,7 +6,7 @@ import { operationTable } from "@engage-voice/client";
 import { schemaProblems } from "@engage-voice/test-kit";
 import { describe, expect, it } from "vitest";
 import { createSandboxApps, SandboxOptionsError } from "../src/app.js";
-import { describeSandbox, startSandbox, typeScriptExample } from "../src/node.js";
+import { describeSandbox, IDLE_CONNECTION_MS, startSandbox, typeScriptExample } from "../src/node.js";
 import { call, exchange, expectApiError, form, manualClock, open, openServer } from "./helpers.js";
 
 /** Each operation with its path parameters filled with a value that looks like an API token. */
@@ -29,6 +29,15 @@ describe("hosts", () => {
       expect(answer.body).not.toContain("sbx01:abc");
     },
   );
+
+  it("keeps an idle connection open longer than the clients in front of it keep theirs", async () => {
+    const sandbox = await openServer();
+    // Node's server announces its idle timeout on a kept-alive answer; undici closes at 4 s, Node's agent at 5 s.
+    const response = await fetch(`${sandbox.mainUrl}/voice/api/v1/admin/accounts`);
+    await response.arrayBuffer();
+    expect(response.headers.get("keep-alive")).toBe(`timeout=${IDLE_CONNECTION_MS / 1000}`);
+    expect(IDLE_CONNECTION_MS).toBeGreaterThan(5_000);
+  });
 
   it("answers 404 ApiError for an unknown path on either host", async () => {
     const { mainUrl, legacyUrl } = await open();
