@@ -29,6 +29,8 @@ export {
 } from "./call-policy.js";
 export {
   defaultBaseUrls,
+  type HttpMethod,
+  httpMethods,
   type LegacyPath,
   type MainPath,
   type OperationId,
