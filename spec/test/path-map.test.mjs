@@ -19,7 +19,7 @@ test("every file of spec/paths/ is in openapi.yaml's paths, under its own path, 
 });
 
 test("a path file missing from the map, a map entry with no file and a misnamed file are each named with the fix", () => {
-  const extra = "voice_api_v1_admin_accounts_{accountId}_users.yaml";
+  const extra = "voice_api_v1_admin_not_in_the_map.yaml";
   assert.deepEqual(pathMapProblems(source, [...files, extra]), [
     `spec/paths/${extra} is not in openapi.yaml's paths, so the bundle leaves it out; add its path there with \`$ref: paths/${extra}\``,
   ]);
