@@ -381,27 +381,28 @@ test("an added operation passes only when a pending changeset of each package it
   const dir = await mkdtemp(join(tmpdir(), "ev-spec-gate-"));
   try {
     const next = copy();
-    next.paths["/voice/api/v1/admin/accounts/{accountId}/users"] = {
-      get: { ...users(next), operationId: "listAccountUsers" },
+    // A path and id no real operation would take, so the test holds whatever the document adds.
+    next.paths["/voice/api/v1/admin/example/{exampleId}"] = {
+      get: { ...users(next), operationId: "exampleGate" },
     };
     await writeFile(join(dir, "released.json"), JSON.stringify(released));
     await writeFile(join(dir, "current.json"), JSON.stringify(next));
     const files = { released: join(dir, "released.json"), current: join(dir, "current.json"), folder: dir };
-    const key = "GET /voice/api/v1/admin/accounts/{accountId}/users";
+    const key = "GET /voice/api/v1/admin/example/{exampleId}";
     assert.deepEqual((await gate(files)).unannounced, [
-      `${key} (listAccountUsers): no pending changeset for @engage-voice/spec names it`,
-      `${key} (listAccountUsers): no pending changeset for @engage-voice/client names it`,
-      `${key} (listAccountUsers): no pending changeset for @engage-voice/sandbox names it`,
+      `${key} (exampleGate): no pending changeset for @engage-voice/spec names it`,
+      `${key} (exampleGate): no pending changeset for @engage-voice/client names it`,
+      `${key} (exampleGate): no pending changeset for @engage-voice/sandbox names it`,
     ]);
     await writeFile(join(dir, "spec.md"), `---\n"@engage-voice/spec": minor\n---\n\n\`${key}\`: new.\n`);
     await writeFile(join(dir, "other.md"), '---\n"@engage-voice/client": minor\n---\n\nSomething else.\n');
     assert.deepEqual((await gate(files)).unannounced, [
-      `${key} (listAccountUsers): no pending changeset for @engage-voice/client names it`,
-      `${key} (listAccountUsers): no pending changeset for @engage-voice/sandbox names it`,
+      `${key} (exampleGate): no pending changeset for @engage-voice/client names it`,
+      `${key} (exampleGate): no pending changeset for @engage-voice/sandbox names it`,
     ]);
     await writeFile(
       join(dir, "both.md"),
-      '---\n"@engage-voice/client": minor\n"@engage-voice/sandbox": minor\n---\n\n`listAccountUsers` is typed and served.\n',
+      '---\n"@engage-voice/client": minor\n"@engage-voice/sandbox": minor\n---\n\n`exampleGate` is typed and served.\n',
     );
     const passed = await gate(files);
     assert.deepEqual(passed.unannounced, []);
