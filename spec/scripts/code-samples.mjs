@@ -7,8 +7,8 @@
 // a reader's secret belongs.
 import { readFile, writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
+import { HTTP_METHODS } from "./http-methods.mjs";
 
-const METHODS = ["get", "put", "post", "delete", "patch"];
 const FORM = "application/x-www-form-urlencoded";
 
 /**
@@ -396,7 +396,7 @@ function java(op, operationId) {
 export function codeSamples(document) {
   const samples = {};
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of METHODS) {
+    for (const method of HTTP_METHODS) {
       if (!item[method]) {
         continue;
       }

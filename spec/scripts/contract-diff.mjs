@@ -4,7 +4,7 @@
 // document this API uses (operations, their servers, parameters, request bodies, responses and their
 // headers, security, JSON schemas with their composition keywords, listed values and constraints).
 
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+import { HTTP_METHODS } from "./http-methods.mjs";
 
 /** Follows local `$ref`s (`#/components/...`), however deep; a cycle ends as an empty schema. */
 function resolver(document) {
@@ -395,7 +395,7 @@ function compareBranches(
 function operations(document) {
   const list = new Map();
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    for (const method of METHODS) {
+    for (const method of HTTP_METHODS) {
       if (item[method]) {
         list.set(`${method.toUpperCase()} ${path}`, { item, operation: item[method] });
       }

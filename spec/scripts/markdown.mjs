@@ -8,8 +8,7 @@
 // to it.
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
-
-const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+import { HTTP_METHODS } from "./http-methods.mjs";
 
 /** Where a page lives, relative to dist/ (and to llms.txt beside it). */
 export const operationPage = (operationId) => `operations/${operationId}.md`;
@@ -17,7 +16,7 @@ export const operationPage = (operationId) => `operations/${operationId}.md`;
 /** Every operation of the document, in document order. */
 export function operationsOf(document) {
   return Object.entries(document.paths).flatMap(([path, item]) =>
-    METHODS.filter((method) => item[method]).map((method) => ({
+    HTTP_METHODS.filter((method) => item[method]).map((method) => ({
       path,
       method,
       item,

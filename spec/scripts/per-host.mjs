@@ -8,8 +8,7 @@
 // the document" is right and a local URL is simply another base URL.
 import { readFile, writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
-
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+import { HTTP_METHODS } from "./http-methods.mjs";
 
 /** Each host, by the server variable that names it in the combined document. */
 export const HOSTS = {
@@ -104,7 +103,7 @@ export function hostDocument(document, host) {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     const { servers: _pathServers, ...kept } = item;
     let used = false;
-    for (const method of METHODS) {
+    for (const method of HTTP_METHODS) {
       const operation = item[method];
       delete kept[method];
       if (!operation) {

@@ -376,3 +376,38 @@ test("the gate fails on a breaking change without a major changeset, and passes 
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test("an added operation passes only when a pending changeset of each package it reaches names it", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "ev-spec-gate-"));
+  try {
+    const next = copy();
+    // A path and id no real operation would take, so the test holds whatever the document adds.
+    next.paths["/voice/api/v1/admin/example/{exampleId}"] = {
+      get: { ...users(next), operationId: "exampleGate" },
+    };
+    await writeFile(join(dir, "released.json"), JSON.stringify(released));
+    await writeFile(join(dir, "current.json"), JSON.stringify(next));
+    const files = { released: join(dir, "released.json"), current: join(dir, "current.json"), folder: dir };
+    const key = "GET /voice/api/v1/admin/example/{exampleId}";
+    assert.deepEqual((await gate(files)).unannounced, [
+      `${key} (exampleGate): no pending changeset for @engage-voice/spec names it`,
+      `${key} (exampleGate): no pending changeset for @engage-voice/client names it`,
+      `${key} (exampleGate): no pending changeset for @engage-voice/sandbox names it`,
+    ]);
+    await writeFile(join(dir, "spec.md"), `---\n"@engage-voice/spec": minor\n---\n\n\`${key}\`: new.\n`);
+    await writeFile(join(dir, "other.md"), '---\n"@engage-voice/client": minor\n---\n\nSomething else.\n');
+    assert.deepEqual((await gate(files)).unannounced, [
+      `${key} (exampleGate): no pending changeset for @engage-voice/client names it`,
+      `${key} (exampleGate): no pending changeset for @engage-voice/sandbox names it`,
+    ]);
+    await writeFile(
+      join(dir, "both.md"),
+      '---\n"@engage-voice/client": minor\n"@engage-voice/sandbox": minor\n---\n\n`exampleGate` is typed and served.\n',
+    );
+    const passed = await gate(files);
+    assert.deepEqual(passed.unannounced, []);
+    assert.deepEqual(passed.changes, []);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

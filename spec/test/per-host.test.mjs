@@ -9,6 +9,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { breakingChanges } from "../scripts/contract-diff.mjs";
+import { HTTP_METHODS } from "../scripts/http-methods.mjs";
 import { HOSTS, hostFile } from "../scripts/per-host.mjs";
 
 const spec = fileURLToPath(new URL("..", import.meta.url));
@@ -18,11 +19,10 @@ const hosts = Object.keys(HOSTS);
 const documents = Object.fromEntries(
   await Promise.all(hosts.map(async (host) => [host, await read(hostFile(host))])),
 );
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 function operationsOf(document) {
   return Object.entries(document.paths).flatMap(([path, item]) =>
-    METHODS.filter((method) => item[method]).map((method) => ({
+    HTTP_METHODS.filter((method) => item[method]).map((method) => ({
       key: `${method.toUpperCase()} ${path}`,
       item,
       operation: item[method],

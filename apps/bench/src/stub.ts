@@ -1,21 +1,11 @@
 // The answers every contender gets, built once so that each call pays only for a new Response.
-import { defaultBaseUrls, type OperationId, operationTable } from "@engage-voice/client";
+import { defaultBaseUrls, operation } from "@engage-voice/client";
 
-type Operation = (typeof operationTable)[number];
-
-/** The document's path of an operation, from the generated table: the bench keeps no list of its own. */
-function documentPath<Id extends OperationId>(id: Id) {
-  const operation = operationTable.find((op) => op.operationId === id);
-  if (!operation) {
-    throw new Error(`no operation ${id} in the generated table`);
-  }
-  return operation.path as Extract<Operation, { operationId: Id }>["path"];
-}
-
+// The document's paths, from the generated table: the bench keeps no list of its own.
 export const BASE_URL = defaultBaseUrls.main;
-export const ACCOUNTS_PATH = documentPath("listAccounts");
-export const EXCHANGE_PATH = documentPath("exchangeAccessToken");
-export const REFRESH_PATH = documentPath("refreshAccessToken");
+export const ACCOUNTS_PATH = operation("listAccounts").path;
+export const EXCHANGE_PATH = operation("exchangeAccessToken").path;
+export const REFRESH_PATH = operation("refreshAccessToken").path;
 
 /** A small list of accounts, the size of a typical answer of the listing operation. */
 export const ACCOUNTS_BODY = JSON.stringify([

@@ -1,7 +1,7 @@
 // What the reference page changes in Redoc's presentation, kept apart from the build steps so that the
 // layout test can name what it relies on. Nothing here changes what the document means.
 
-const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+import { httpMethods } from "@engage-voice/client";
 
 /**
  * The copy of the bundled document that Redoc renders. Five changes, all leaving every operation's
@@ -28,7 +28,7 @@ export function presentable(bundled, { changelog } = {}) {
   const root = document.servers ?? [];
   const hosts = [...root];
   for (const item of Object.values(document.paths)) {
-    for (const method of METHODS) {
+    for (const method of httpMethods) {
       const operation = item[method];
       if (!operation) {
         continue;
@@ -43,7 +43,7 @@ export function presentable(bundled, { changelog } = {}) {
   }
   document.servers = hosts.flatMap(expandServer);
   for (const item of Object.values(document.paths)) {
-    for (const method of METHODS) {
+    for (const method of httpMethods) {
       const operation = item[method];
       const table = operation && errorCodeTable(errorCodesOf(document, operation));
       if (table) {

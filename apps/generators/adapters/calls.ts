@@ -1,4 +1,4 @@
-// What the test asks of every generated client: the 8 operations, by operationId, each answering the
+// What the test asks of every generated client: every operation of the document, by operationId, each answering the
 // status and body that the generated code itself parsed. An adapter maps these onto one generator's
 // output; it is the code a user of that generator writes, and it is type-checked against it.
 
@@ -39,7 +39,7 @@ export interface Calls {
 export interface GeneratedClient {
   /** The base URLs the generated code uses when it is given none: the document's first server. */
   defaultHosts(): Hosts;
-  /** The 8 operations on the given base URLs. */
+  /** Every operation, on the given base URLs. */
   calls(hosts: Hosts): Calls;
 }
 

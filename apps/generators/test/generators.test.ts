@@ -1,11 +1,12 @@
 // Client generators nobody here wrote, as a user runs them: each generates a client from the
 // per-host documents of @engage-voice/spec (pinned versions, offline), the generated code and a
-// small adapter per generator (adapters/) type-check, and the client makes all 8 operations against
+// small adapter per generator (adapters/) type-check, and the client calls every operation against
 // the sandbox behind `prism proxy --errors`, one proxy per host on that host's document.
 import { rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
+import { documentOperations } from "@engage-voice/test-kit";
 import { type RunningPrism, startPrism } from "@engage-voice/test-kit/servers";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { GeneratedClient, Hosts } from "../adapters/calls.js";
@@ -67,6 +68,13 @@ const documentHosts = (): Hosts => {
   return { main: firstServer("main") ?? "", legacy: firstServer("legacy") ?? "" };
 };
 
+it("the scenario makes every operation of the document, each once", () => {
+  expect(
+    [...OPERATIONS].sort(),
+    "test/scenario.ts's OPERATIONS (and its steps, and adapters/calls.ts's Calls) against the document",
+  ).toEqual(documentOperations.map((op) => op.operationId).sort());
+});
+
 describe.each(GENERATORS)("%s", (generator) => {
   const load = async () =>
     (
@@ -81,7 +89,7 @@ describe.each(GENERATORS)("%s", (generator) => {
     expect((await load()).defaultHosts()).toEqual(documentHosts());
   });
 
-  it("makes all 8 operations through prism proxy --errors: 8 successes, 0 violations", async () => {
+  it(`makes all ${OPERATIONS.length} operations through prism proxy --errors: ${OPERATIONS.length} successes, 0 violations`, async () => {
     const calls = (await load()).calls(hosts);
     wire = tapFetch();
     const outcomes = await runScenario(calls, seed);

@@ -1,4 +1,4 @@
-// The 8 operations in the order a user makes them, through one generated client: every answer is
+// Every operation of the document in the order a user makes them (a test holds the list to the document), through one generated client: every answer is
 // a success whose body the generated code parsed into what the operation documents.
 import type { Answer, Calls, LegacyCredentials } from "../adapters/calls.js";
 

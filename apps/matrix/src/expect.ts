@@ -1,17 +1,14 @@
 // What every runtime must report: derived from the sandbox's seed and the scenario's steps, so a
 // runtime that skipped a step, called twice or got other data fails with the difference shown.
 import { isDeepStrictEqual } from "node:util";
-import { type OperationId, operationTable } from "@engage-voice/client";
+import { type OperationId, operation } from "@engage-voice/client";
 import { ACCOUNTS, USERS } from "@engage-voice/sandbox";
 import type { ScenarioResult } from "./scenario.ts";
 
 /** An operation as the scenario records a call of it, from the generated table: `host METHOD path`. */
 function call(id: OperationId): string {
-  const operation = operationTable.find((op) => op.operationId === id);
-  if (!operation) {
-    throw new Error(`no operation ${id} in the generated table`);
-  }
-  return `${operation.host} ${operation.method.toUpperCase()} ${operation.path}`;
+  const { host, method, path } = operation(id);
+  return `${host} ${method.toUpperCase()} ${path}`;
 }
 
 const EXCHANGE = call("exchangeAccessToken");

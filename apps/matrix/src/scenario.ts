@@ -103,9 +103,8 @@ export function describeRuntime(): string {
 
 /** A call as the scenario records it, for an operation of the generated table: `host METHOD path`. */
 function callOf(client: typeof Client, operationId: Client.OperationId): string {
-  const operation = client.operationTable.find((op) => op.operationId === operationId);
-  check(operation, `no operation ${operationId} in the generated table`);
-  return `${operation.host} ${operation.method.toUpperCase()} ${operation.path}`;
+  const { host, method, path } = client.operation(operationId);
+  return `${host} ${method.toUpperCase()} ${path}`;
 }
 
 /**

@@ -15,7 +15,10 @@ const dirArg = process.argv.indexOf("--dir");
 const target = dirArg > 0 ? process.argv[dirArg + 1] : new URL("../src/generated/", import.meta.url).pathname;
 const HEADER =
   "// Generated from spec/dist/openapi.json by packages/client/scripts/generate.mjs. Do not edit.\n";
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+// The one list of HTTP methods lives beside the document's sources (spec/scripts/http-methods.mjs);
+// it is not part of what @engage-voice/spec publishes, so it is read from the workspace's copy, next to
+// the bundle this script reads. The generated table carries it on as `httpMethods`.
+const { HTTP_METHODS } = await import(new URL("../scripts/http-methods.mjs", pathToFileURL(specPath)).href);
 
 /** Which host serves each path, and which operations take a form body, read from the document. */
 function describeHosts(doc) {
@@ -26,7 +29,7 @@ function describeHosts(doc) {
   const operations = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     const servers = new Set();
-    for (const method of METHODS) {
+    for (const method of HTTP_METHODS) {
       const op = item[method];
       if (!op) {
         continue;
@@ -68,6 +71,12 @@ export type MainPath = ${union(hosts.main)};
 
 /** Paths served by the deprecated login host, \`{legacy_base_url}\`. */
 export type LegacyPath = ${union(hosts.legacy)};
+
+/** The operations a path item can hold (OpenAPI 3.1), as the document writes them: the one list of HTTP methods. */
+export const httpMethods = ${JSON.stringify(HTTP_METHODS)} as const;
+
+/** A method of {@link httpMethods}. */
+export type HttpMethod = (typeof httpMethods)[number];
 
 /** Default server of each host, as the document gives it. */
 export const defaultBaseUrls = ${JSON.stringify({ main: defaults.base_url, legacy: defaults.legacy_base_url }, null, 2)} as const;

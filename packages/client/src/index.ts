@@ -31,6 +31,8 @@ export {
 export { PLATFORM_ERROR_CODE, quotableErrorCode } from "./error-code.js";
 export {
   defaultBaseUrls,
+  type HttpMethod,
+  httpMethods,
   type LegacyPath,
   type MainPath,
   type OperationId,

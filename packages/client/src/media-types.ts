@@ -1,13 +1,11 @@
 import { encodeForm, FORM_CONTENT_TYPE, parseBody } from "./body.js";
 import { type CallPolicy, runCall } from "./call-policy.js";
-import { formOperations } from "./generated/hosts.js";
+import { formOperations, httpMethods } from "./generated/hosts.js";
 import { callPolicyOf, type PolicyOptions } from "./options.js";
 
 type Init = { headers?: unknown; parseAs?: string; bodySerializer?: unknown; [key: string]: unknown };
 type Result = { data?: unknown; error?: unknown; response: Response };
 type Send = (url: string, init?: Init) => Promise<Result>;
-
-const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
 
 /**
  * Set on each Request a client sends (openapi-fetch copies unknown init keys onto it): a fetch that
@@ -117,7 +115,7 @@ export function applyMediaTypes<C extends object>(
   defaults: ClientDefaults,
 ): C {
   const methods = client as unknown as Record<string, Send>;
-  for (const method of METHODS) {
+  for (const method of httpMethods.map((name) => name.toUpperCase())) {
     const original = methods[method] as Send;
     methods[method] = (url, init) => send(original, policy, defaults, method, url, init);
   }

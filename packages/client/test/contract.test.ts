@@ -1,21 +1,131 @@
 // Every operation of the document, called through the generated clients against a Prism mock of the
-// same document (started with --errors by test/setup/prism.ts): each documented status, picked with
-// `Prefer`, is checked for status, content type and body shape; requests that break the contract
-// are shown to be rejected.
+// same document (started with --errors by test/setup/prism.ts). Driven by the document: each
+// operation of the generated table has a valid request in `validRequests`, sent once for each status
+// its responses declare (picked with `Prefer`) and checked by the document oracle for status, content
+// type, headers and body. The hand-written cases after it check what the document cannot say alone:
+// named examples, parsed values, and requests that break the contract being rejected. A coverage
+// check at the end fails for any documented status of any operation that no test of this file saw.
 
-import { assertSchema } from "@engage-voice/test-kit";
-import { beforeAll, describe, expect, inject, it } from "vitest";
-import { createClient, createLegacyClient, type EngageVoiceClient, type LegacyClient } from "../src/index.js";
+import { assertSchema, document, type Observed, responseProblems } from "@engage-voice/test-kit";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import {
+  createClient,
+  createLegacyClient,
+  type EngageVoiceClient,
+  type LegacyClient,
+  type Middleware,
+  type OperationId,
+  operationTable,
+  pathTemplateOf,
+} from "../src/index.js";
 
 let main: EngageVoiceClient;
 let legacy: LegacyClient;
 const bearer = { Authorization: "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln" };
 const prefer = (value: string) => ({ ...bearer, Prefer: value });
 
+/** Every answer a test of this file received, as it came (the client has read its own copy). */
+const observed: Observed[] = [];
+const recorder: Middleware = {
+  async onResponse({ request, response }) {
+    const { method, url } = request;
+    const body = await response.clone().text();
+    observed.push({
+      method,
+      path: new URL(url).pathname,
+      status: response.status,
+      headers: response.headers,
+      body,
+    });
+  },
+};
+
 beforeAll(() => {
   // Each documented status is asked for once and must reach the test as it came: no retries.
   main = createClient({ baseUrl: inject("prismUrl"), maxRetries: 0 });
   legacy = createLegacyClient({ baseUrl: inject("prismUrl"), maxRetries: 0 });
+  main.use(recorder);
+  legacy.use(recorder);
+});
+
+type Request = (headers: Record<string, string>) => Promise<{ response: Response }>;
+
+/**
+ * A request of each operation that its document accepts, by operationId: keyed by the generated
+ * table's `OperationId`, so an operation added to the document and not here fails the typecheck.
+ */
+const validRequests = {
+  exchangeAccessToken: (headers) =>
+    main.POST("/api/auth/login/rc/accesstoken", {
+      params: { query: { includeRefresh: true } },
+      body: { rcAccessToken: "parent token", rcTokenType: "Bearer" },
+      headers,
+    }),
+  refreshAccessToken: (headers) =>
+    main.POST("/api/auth/token/refresh", {
+      body: { refresh_token: "4f3c2b1a-0d9e", rcTokenType: "Bearer" },
+      headers,
+    }),
+  listAccounts: (headers) => main.GET("/voice/api/v1/admin/accounts", { headers: { ...bearer, ...headers } }),
+  listUsers: (headers) =>
+    main.GET("/voice/api/v1/admin/users", {
+      params: { query: { flatten: false } },
+      headers: { ...bearer, ...headers },
+    }),
+  legacyLogin: (headers) =>
+    legacy.POST("/api/auth/login/admin", {
+      params: { query: { username: "lee.legacy@example.com", password: "p&ss+word= x", platformId: "p" } },
+      headers,
+    }),
+  createApiToken: (headers) =>
+    legacy.POST("/voice/api/v1/admin/token", { headers: { ...bearer, ...headers } }),
+  listApiTokens: (headers) => legacy.GET("/voice/api/v1/admin/token", { headers: { ...bearer, ...headers } }),
+  deleteApiToken: (headers) =>
+    legacy.DELETE("/voice/api/v1/admin/token/{apiToken}", {
+      params: { path: { apiToken: "aws80:c2353445-7d1c-4b51-9a2e-5f0c1e8b6a47" } },
+      headers: { ...bearer, ...headers },
+    }),
+} satisfies Record<OperationId, Request>;
+
+/** `METHOD template status` of each response the document declares, for every operation of the table. */
+const documented = operationTable.flatMap(({ operationId, method, path }) =>
+  Object.keys(document.paths[path]?.[method]?.responses ?? {}).map((status) => ({
+    operationId,
+    method: method.toUpperCase(),
+    path,
+    status: Number(status),
+  })),
+);
+
+describe("every documented status of every operation, checked against the document", () => {
+  it("has a valid request for each operation of the generated table, and for no other", () => {
+    const missing = operationTable.map((op) => op.operationId).filter((id) => !(id in validRequests));
+    expect(missing, "operations without a valid request in contract.test.ts's validRequests").toEqual([]);
+    expect(Object.keys(validRequests).sort()).toEqual(operationTable.map((op) => op.operationId).sort());
+  });
+
+  it.each(documented)("$operationId ($method $path) answers $status as declared", async (entry) => {
+    const before = observed.length;
+    const { response } = await validRequests[entry.operationId]({ Prefer: `code=${entry.status}` });
+    expect(response.status).toBe(entry.status);
+    const answer = observed[before];
+    expect(answer, "the recording middleware saw the answer").toBeDefined();
+    expect(answer?.headers.get("sl-violations") ?? null).toBeNull();
+    expect(responseProblems(answer as Observed)).toEqual([]);
+  });
+});
+
+// Checked after every test of the file, whatever their order, as the sandbox's conformance test does:
+// each status the document declares for an operation of the table was answered to one of them (so a
+// run filtered with `-t` fails here: run the whole file).
+afterAll(() => {
+  const seen = new Set(
+    observed.map(({ method, path, status }) => `${method} ${pathTemplateOf(path) ?? path} ${status}`),
+  );
+  const missing = documented
+    .map(({ method, path, status }) => `${method} ${path} ${status}`)
+    .filter((entry) => !seen.has(entry));
+  expect(missing, "documented statuses no contract case received").toEqual([]);
 });
 
 function contentType(response: Response) {

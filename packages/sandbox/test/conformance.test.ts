@@ -5,7 +5,7 @@
 // straight to the sandbox and their answers checked against the document the same way.
 
 import { pathTemplateOf } from "@engage-voice/client";
-import { document, responseProblems } from "@engage-voice/test-kit";
+import { document, documentOperations, responseProblems } from "@engage-voice/test-kit";
 import { startPrism } from "@engage-voice/test-kit/servers";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningSandbox } from "../src/node.js";
@@ -244,15 +244,11 @@ const NOT_ANSWERED: Record<string, string> = {
 afterAll(() => {
   const seen = new Set(checked);
   const missing: string[] = [];
-  for (const [path, item] of Object.entries(
-    document.paths as Record<string, Record<string, { responses?: object }>>,
-  )) {
-    for (const method of ["get", "post", "put", "patch", "delete"]) {
-      for (const status of Object.keys(item[method]?.responses ?? {})) {
-        const entry = `${method.toUpperCase()} ${path} ${status}`;
-        if (!seen.has(entry) && !(entry in NOT_ANSWERED)) {
-          missing.push(entry);
-        }
+  for (const { method, path } of documentOperations) {
+    for (const status of Object.keys(document.paths[path]?.[method]?.responses ?? {})) {
+      const entry = `${method.toUpperCase()} ${path} ${status}`;
+      if (!seen.has(entry) && !(entry in NOT_ANSWERED)) {
+        missing.push(entry);
       }
     }
   }

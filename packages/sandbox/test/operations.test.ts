@@ -1,6 +1,7 @@
 // The generated operation table is the one list of operations: the sandbox's routes and the test
 // kit's oracle answer from it. The oracle keeps its own copy of the client's path matcher (a
 // dependency on the client would be a cycle), so here the two are held to the same answers.
+import { readFile } from "node:fs/promises";
 import { operationTable, pathTemplateOf } from "@engage-voice/client";
 import { operationOf } from "@engage-voice/test-kit";
 import { describe, expect, it } from "vitest";
@@ -37,5 +38,14 @@ describe("the one list of operations", () => {
     }
     expect(MAIN_PATHS.listAccounts).toBe("/voice/api/v1/admin/accounts");
     expect(LEGACY_PATHS.deleteApiToken).toBe("/voice/api/v1/admin/token/:apiToken");
+  });
+
+  it("the README's Behaviour table names every operation it serves, as `METHOD path`", async () => {
+    const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+    const behaviour = readme.split(/^## Behaviour$/m)[1]?.split(/^## /m)[0] ?? "";
+    const missing = operationTable
+      .map((op) => `${op.method.toUpperCase()} ${op.path}`)
+      .filter((call) => !behaviour.includes(`\`${call}\``));
+    expect(missing, "operations without a row in packages/sandbox/README.md's Behaviour table").toEqual([]);
   });
 });

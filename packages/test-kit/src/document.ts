@@ -15,6 +15,19 @@ export const document = JSON.parse(
   components: Json;
 };
 
+/**
+ * Every operation of the document, in its order: its `operationId`, method and path template. An
+ * operation is a path item member with an `operationId` (the client's generator refuses one without),
+ * so no list of methods is kept here. For counts and coverage checks that must follow the document.
+ */
+export const documentOperations: { operationId: string; method: string; path: string }[] = Object.entries(
+  document.paths,
+).flatMap(([path, item]) =>
+  Object.entries(item).flatMap(([method, operation]) =>
+    typeof operation?.operationId === "string" ? [{ operationId: operation.operationId, method, path }] : [],
+  ),
+);
+
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 // OpenAPI formats that JSON Schema does not define; the types already constrain them.
 for (const format of ["int32", "int64", "password"]) {

@@ -5,6 +5,7 @@ export { type FakeClock, fakeClock, START } from "./clock.js";
 export {
   assertSchema,
   document,
+  documentOperations,
   type Observed,
   operationOf,
   responseProblems,

@@ -6,6 +6,12 @@ export type MainPath = "/api/auth/login/rc/accesstoken" | "/api/auth/token/refre
 /** Paths served by the deprecated login host, `{legacy_base_url}`. */
 export type LegacyPath = "/api/auth/login/admin" | "/voice/api/v1/admin/token" | "/voice/api/v1/admin/token/{apiToken}";
 
+/** The operations a path item can hold (OpenAPI 3.1), as the document writes them: the one list of HTTP methods. */
+export const httpMethods = ["get","put","post","delete","options","head","patch","trace"] as const;
+
+/** A method of {@link httpMethods}. */
+export type HttpMethod = (typeof httpMethods)[number];
+
 /** Default server of each host, as the document gives it. */
 export const defaultBaseUrls = {
   "main": "https://engage.ringcentral.com",
