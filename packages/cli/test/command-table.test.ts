@@ -34,6 +34,15 @@ const flags = (options: Options) =>
   Object.entries(options).flatMap(([name, spec]) => [`--${name}`, ...(spec.short ? [`-${spec.short}`] : [])]);
 
 describe("the command array", () => {
+  it("has a row of the README's command table for every command", async () => {
+    const readme = await readFile(join(dirname(BIN), "..", "README.md"), "utf8");
+    const rows = readme.split("\n").filter((line) => line.startsWith("| `"));
+    const missing = [...COMMANDS.map((command) => command.name), HANDED_OVER.name].filter(
+      (name) => !rows.some((row) => row.startsWith(`| \`${name}\``) || row.startsWith(`| \`${name} `)),
+    );
+    expect(missing, "add a row for each to the command table of packages/cli/README.md").toEqual([]);
+  });
+
   it("names each command once", () => {
     const names = COMMANDS.map((command) => command.name);
     expect(new Set(names).size).toBe(names.length);
