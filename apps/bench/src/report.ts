@@ -65,12 +65,6 @@ export function overheadTable(rows: readonly Row[], baselineName: string): strin
   );
 }
 
-/** The printed verdict of the 10% middleware budget. */
-export function middlewareVerdict(added: number, budget = 0.1): string {
-  const sign = added >= 0 ? "+" : "";
-  return `middleware overhead vs bare openapi-fetch: ${sign}${(added * 100).toFixed(1)}% (budget ${Math.round(budget * 100)}%): ${added <= budget ? "PASS" : "FAIL"}`;
-}
-
 /** The issue's aim for what a browser app ships of the SDK. */
 export function aimVerdict(bothGzip: number | undefined, aim = 6_000): string {
   if (bothGzip === undefined) {

@@ -1,5 +1,6 @@
 // The size budgets of what a browser app ships, checked on every `pnpm test`: the bundles are built
-// from the packages' dist (turbo builds them first) and held against size-budget.json.
+// from the packages' dist (turbo builds them first) and held against size-budget.json, and every row
+// of the size section against the bytes the last `pnpm bench` wrote to results.json.
 import { describe, expect, it } from "vitest";
 import {
   BudgetFileError,
@@ -11,12 +12,16 @@ import {
   parseBudgets,
   parseExclusions,
 } from "../src/budget.ts";
+import { measureCliSizes } from "../src/cli.ts";
+import { isMeasured, REGENERATE, readResults } from "../src/results.ts";
+import { measureSizeRows } from "../src/size-rows.ts";
 import { bundle, COMBINED_ENTRIES, isSize, measureSize, ownEntries, type SizeEntry } from "../src/sizes.ts";
 import { publicPackages } from "../src/workspace.ts";
 
 const excluded = await loadExclusions();
 const entries = await ownEntries(excluded);
-const sizes = await Promise.all(entries.map((entry) => measureSize(entry)));
+// The size section's rows (own entries and references), measured once for the budgets and results.json.
+const sizes = await measureSizeRows();
 const publicNames = (await publicPackages()).map((p) => p.name);
 
 describe("size budgets", () => {
@@ -33,6 +38,23 @@ describe("size budgets", () => {
     for (const name of publicNames) {
       expect(entries.some((e) => e.name === name) || name in excluded, name).toBe(true);
     }
+  });
+});
+
+describe("results.json", () => {
+  it("holds every bundle's size to the byte, as the current build bundles it", async () => {
+    const committed = await readResults();
+    expect(sizes, `the bundle sizes changed since the last run: ${REGENERATE}`).toEqual(committed.sizes);
+  });
+
+  it("holds the command line's bin sizes to the byte", async () => {
+    const committed = await readResults();
+    if (!isMeasured(committed.cli)) {
+      throw new Error(`results.json has no command-line section: ${REGENERATE}`);
+    }
+    expect(await measureCliSizes(), `the bin's sizes changed since the last run: ${REGENERATE}`).toEqual(
+      committed.cli.sizes,
+    );
   });
 });
 
