@@ -120,7 +120,7 @@ export function pipelineTable(steps: readonly StepResult[]): string {
     steps.map((s) => [
       s.name,
       `${s.seconds.toFixed(1)} s`,
-      s.failed ? `${s.exitCode} (failed: ${s.failed})` : String(s.exitCode),
+      `${s.exitCode ?? "none (stopped by a signal: the step's time limit)"}${s.failed ? ` (failed: ${s.failed})` : ""}`,
       `\`${s.command}\``,
     ]),
   );

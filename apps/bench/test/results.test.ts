@@ -112,7 +112,7 @@ describe("a verdict", () => {
     [0.08, 0.03, "PASS, inside the noise"],
     [0.12, 0.05, "FAIL, inside the noise"],
     [budget, 0, "PASS, inside the noise"],
-  ] as const)("of %d ± %d against 10%% is %s", (median, spread, verdict) => {
+  ] as const)("of %s ± %s against the middleware budget is %s", (median, spread, verdict) => {
     expect(verdictOf({ median, spread, rounds: 15 }, budget)).toBe(verdict);
   });
 
