@@ -1,15 +1,17 @@
 // The written method of BENCHMARKS.md. Settings are passed in, so the text states what the run did.
 import type { MeasureOptions } from "./measure.ts";
+import { TIME_BUDGETS } from "./verdict.ts";
 
 export interface MethodSettings {
-  overhead: MeasureOptions;
-  http: MeasureOptions;
+  /** Absent when the section did not run. */
+  overhead: MeasureOptions | undefined;
+  http: MeasureOptions | undefined;
   concurrency: readonly number[];
 }
 
 export function methodSection({ overhead, http, concurrency }: MethodSettings): string {
-  const rounds = (o: MeasureOptions) =>
-    `${o.rounds} rounds of ${o.time} ms per client after ${o.warmupTime} ms of warm-up`;
+  const rounds = (o: MeasureOptions | undefined) =>
+    o ? `${o.rounds} rounds of ${o.time} ms per client after ${o.warmupTime} ms of warm-up` : "not run";
   return `## Method
 
 **What is measured.** Every client makes the same call, \`GET /voice/api/v1/admin/accounts\` with a
@@ -40,8 +42,10 @@ Each round starts with a different client, and a garbage collection runs before 
 always runs first or inherits another's garbage. A row's ops/s and µs per call are medians over the rounds;
 "time vs raw fetch" is the median of per-round ratios; "±" is the median absolute deviation of ops/s over the
 rounds, relative to the median. The middleware verdict is the median over the rounds of (client + auth
-middleware time) / (bare openapi-fetch time) − 1, against a budget of 10%. The one-line header middleware row
-shows what openapi-fetch's middleware path costs by itself.
+middleware time) / (bare openapi-fetch time) − 1, "±" its median absolute deviation over the rounds, against a
+budget of ${Math.round(TIME_BUDGETS.middleware * 100)}%. A verdict whose median lies within "±" of the budget says "inside the noise": that
+run cannot tell a pass from a fail. The one-line header middleware row shows what openapi-fetch's middleware
+path costs by itself.
 
 (3) Refresh coalescing: a token manager on a stubbed token endpoint, whose clock is moved past the access
 token's expiry; then a burst of callers (${concurrency.map((n) => n.toLocaleString("en-US")).join(", ")}) starts in the same tick, once as
@@ -56,7 +60,12 @@ ships less) as minified ESM for the browser platform, from the packages' built \
 \`node:zlib\` at level 9. A package that cannot be bundled for the browser is reported with esbuild's error
 and measured for the Node platform instead.
 
-(5) Pipeline: wall time of child processes run from the repository root, one after the other.
+(5) The command line: per round, \`node -e 0\` then each command, cold processes; the \`token\` verdict is the
+median over the rounds of (\`token\` time) / (\`node -e 0\` time), "±" its median absolute deviation, against a
+budget of ${TIME_BUDGETS.tokenStart}×, inside the noise as above.
+
+(6) Pipeline: wall time of child processes run from the repository root, one after the other. (7) The CI
+critical path is read from turbo's run summary (\`--summarize\`) of the tests step.
 
 **What it does not show.** The stubbed run shows the cost of each client's own code, not what a user waits
 for: (2) shows how small that is next to even a loopback round trip, and a real one over the internet is

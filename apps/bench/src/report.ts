@@ -65,12 +65,6 @@ export function overheadTable(rows: readonly Row[], baselineName: string): strin
   );
 }
 
-/** The printed verdict of the 10% middleware budget. */
-export function middlewareVerdict(added: number, budget = 0.1): string {
-  const sign = added >= 0 ? "+" : "";
-  return `middleware overhead vs bare openapi-fetch: ${sign}${(added * 100).toFixed(1)}% (budget ${Math.round(budget * 100)}%): ${added <= budget ? "PASS" : "FAIL"}`;
-}
-
 /** The issue's aim for what a browser app ships of the SDK. */
 export function aimVerdict(bothGzip: number | undefined, aim = 6_000): string {
   if (bothGzip === undefined) {
@@ -181,7 +175,7 @@ export function pipelineTable(steps: readonly StepResult[]): string {
     steps.map((s) => [
       s.name,
       `${s.seconds.toFixed(1)} s`,
-      s.failed ? `${s.exitCode} (failed: ${s.failed})` : String(s.exitCode),
+      `${s.exitCode ?? "none (stopped by a signal: the step's time limit)"}${s.failed ? ` (failed: ${s.failed})` : ""}`,
       `\`${s.command}\``,
     ]),
   );
