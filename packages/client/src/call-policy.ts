@@ -156,17 +156,24 @@ export async function runCall<R extends { response: Response }>(
     policy.timeoutMs,
   );
   let armed = false;
-  const aborted = new Promise<never>((_, reject) => {
-    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
-  aborted.catch(() => {});
+  // One settle-or-abort wrapper per wait rather than a never-settling promise raced with each one:
+  // the listener goes when the call ends, so nothing of the call hangs on the signal after it.
+  let fail: ((reason: unknown) => void) | undefined;
+  const onAbort = () => fail?.(signal.reason);
+  signal.addEventListener("abort", onAbort, { once: true });
+  const untilAborted = <T>(wait: () => Promise<T>) =>
+    new Promise<T>((resolve, reject) => {
+      signal.throwIfAborted();
+      fail = reject;
+      wait().then(resolve, reject);
+    });
   try {
     for (let retry = 0; ; retry++) {
       let result: R | undefined;
       let failure: unknown;
       try {
-        // Raced with the abort: a fetch that ignores its signal still ends at the deadline.
-        result = await Promise.race([send(signal), aborted]);
+        // Ended by the abort too: a fetch that ignores its signal still ends at the deadline.
+        result = await untilAborted(() => send(signal));
       } catch (error) {
         if (signal.aborted) {
           throw signal.reason;
@@ -176,16 +183,16 @@ export async function runCall<R extends { response: Response }>(
       const status = result?.response.status;
       logger.debug?.(`${what} ${status ?? "got no answer"} in ${Math.round(now() - started)} ms`);
       const transient = result ? retriedStatuses.includes(status as number) : noAnswer(failure);
-      let wait = result && transient ? retryAfterMs(result.response, now()) : undefined;
+      const retryAfter = result && transient ? retryAfterMs(result.response, now()) : undefined;
       const enough = retry >= policy.maxRetries || !idempotentMethods.includes(method);
-      if (!transient || enough || (wait ?? 0) > policy.maxRetryWaitMs) {
+      if (!transient || enough || (retryAfter ?? 0) > policy.maxRetryWaitMs) {
         if (result) {
           armed = keep;
           return result;
         }
         throw failure;
       }
-      wait = backoffDelay(retry, policy.random, wait);
+      const wait = backoffDelay(retry, policy.random, retryAfter);
       // A wait that would end past the deadline is not worth starting: the caller hears now.
       if (now() - started + wait >= policy.timeoutMs) {
         if (result) {
@@ -196,8 +203,8 @@ export async function runCall<R extends { response: Response }>(
       logger.warn?.(
         `${what} ${status ? `answered ${status}` : "got no answer"}: trying again in ${Math.round(wait)} ms (retry ${retry + 1} of ${policy.maxRetries})`,
       );
-      // Raced with the abort too: an injected sleep may not listen to the signal.
-      await Promise.race([policy.sleep(wait, signal), aborted]);
+      // Ended by the abort too: an injected sleep may not listen to the signal.
+      await untilAborted(() => policy.sleep(wait, signal));
     }
   } finally {
     if (armed) {
@@ -206,6 +213,10 @@ export async function runCall<R extends { response: Response }>(
     } else {
       clearTimeout(timer);
     }
+    // The signal outlives the call: undici's Request holds it until a finaliser runs, some
+    // collections later. Through a listener of ours it would hold the answer and its body too, and
+    // each call's garbage would outlive the young generation (3 KB a call, measured).
+    signal.removeEventListener("abort", onAbort);
     callerSignal?.removeEventListener("abort", follow);
   }
 }
