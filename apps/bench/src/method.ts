@@ -5,11 +5,14 @@ export interface MethodSettings {
   overhead: MeasureOptions;
   http: MeasureOptions;
   concurrency: readonly number[];
+  /** What an authorised call may add to bare openapi-fetch, and the goal. */
+  budget: { budget: number; goal: number };
 }
 
-export function methodSection({ overhead, http, concurrency }: MethodSettings): string {
+export function methodSection({ overhead, http, concurrency, budget }: MethodSettings): string {
+  const pct = (value: number) => `${Math.round(value * 100)}%`;
   const rounds = (o: MeasureOptions) =>
-    `${o.rounds} rounds of ${o.time} ms per client after ${o.warmupTime} ms of warm-up`;
+    `${o.rounds} rounds of ${o.time} ms per client after ${o.warmupTime} ms of warm-up${o.clock === "cpu" ? ", timed in the process's CPU time (user + system, from `process.cpuUsage()`, its own cost subtracted) rather than wall time, as `--clock=cpu` asks: other work on a shared machine moves it far less" : ""}`;
   return `## Method
 
 **What is measured.** Every client makes the same call, \`GET /voice/api/v1/admin/accounts\` with a
@@ -21,6 +24,8 @@ bearer token, and resolves to the parsed JSON body (two small account records). 
 - **@engage-voice/client**: \`createClient()\`, which adds media-type handling (form bodies, text answers) on top;
 - **@engage-voice/client + auth middleware**: the same client with \`@engage-voice/auth\`'s middleware, whose
   manager already holds a valid token (obtained through the same fetch before timing starts);
+- **@engage-voice/client with fetch: auth.fetch**: the same client with the manager's \`fetch\` as its fetch;
+- **auth.client()**: the manager's own client (its fetch is \`auth.fetch\`, its call policy the manager's);
 - **@engage-voice/client + a one-line header middleware**: a middleware that only sets the header on the request
   it is given, the floor of any auth middleware;
 - **axios**: in the stubbed run, its \`fetch\` adapter driven by the same stubbed fetch; over HTTP, its Node
@@ -39,9 +44,12 @@ then timed with [tinybench](https://github.com/tinylibs/tinybench):
 Each round starts with a different client, and a garbage collection runs before each client, so that no row
 always runs first or inherits another's garbage. A row's ops/s and µs per call are medians over the rounds;
 "time vs raw fetch" is the median of per-round ratios; "±" is the median absolute deviation of ops/s over the
-rounds, relative to the median. The middleware verdict is the median over the rounds of (client + auth
-middleware time) / (bare openapi-fetch time) − 1, against a budget of 10%. The one-line header middleware row
-shows what openapi-fetch's middleware path costs by itself.
+rounds, relative to the median. Each authorised path (the auth middleware, \`auth.fetch\`, \`auth.client()\`) has a
+verdict: the median over the rounds of (its time) / (bare openapi-fetch time) − 1, ± the median absolute
+deviation (MAD) of those per-round values, against a budget of ${pct(budget.budget)} and a goal of ${pct(budget.goal)}. It is PASS
+when the whole band (median ± MAD) is within the budget, FAIL when the whole band is over it, and "inside the
+noise" when the budget lies within the band: then the run cannot tell, and more rounds on a quieter machine
+(\`--rounds=N\`) can. The one-line header middleware row shows what openapi-fetch's middleware path costs by itself.
 
 (3) Refresh coalescing: a token manager on a stubbed token endpoint, whose clock is moved past the access
 token's expiry; then a burst of callers (${concurrency.map((n) => n.toLocaleString("en-US")).join(", ")}) starts in the same tick, once as

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { addedCost, addedMicros, type Measurement, measure, median, quantile } from "../src/measure.ts";
+import {
+  addedCost,
+  addedCostSpread,
+  addedMicros,
+  type Measurement,
+  measure,
+  median,
+  quantile,
+} from "../src/measure.ts";
 
 describe("median and quantile", () => {
   it("take the middle, or the mean of the two middles", () => {
@@ -37,6 +45,23 @@ describe("addedCost", () => {
   });
 });
 
+describe("addedCostSpread", () => {
+  it("is the median of the per-round added cost and the median absolute deviation from it", () => {
+    const rounds = [1.1, 1.5, 1.2, 1.0, 1.3].map(
+      (b) =>
+        new Map([
+          ["a", 1],
+          ["b", b],
+        ]),
+    );
+    const added = addedCostSpread({ rows: [], rounds }, "b", "a");
+    expect(added.median).toBeCloseTo(0.2);
+    // Deviations 0.1, 0.3, 0, 0.2, 0.1: their median is 0.1.
+    expect(added.mad).toBeCloseTo(0.1);
+    expect(added.rounds).toBe(5);
+  });
+});
+
 describe("measure", () => {
   it("times each contender in every round, with the first as the baseline, and reports skipped ones", async () => {
     let calls = 0;
@@ -58,6 +83,38 @@ describe("measure", () => {
     expect(rows[1]?.opsPerSec).toBeGreaterThan(0);
     expect((rows[0]?.calls ?? 0) + (rows[1]?.calls ?? 0)).toBeLessThanOrEqual(calls);
     expect(rows[2]).toEqual({ name: "absent", skipped: "cannot be driven here" });
+  });
+
+  it("times in CPU time with clock: cpu, where a wait that burns no CPU costs next to nothing", async () => {
+    const sleeper = async () => new Promise((resolve) => setTimeout(resolve, 2));
+    // Spins until it has used 2 ms of CPU time, however busy the machine is.
+    const spinner = async () => {
+      const used = () => {
+        const { user, system } = process.cpuUsage();
+        return user + system;
+      };
+      const until = used() + 2_000;
+      while (used() < until) {}
+    };
+    const options = { rounds: 1, time: 40, warmupTime: 1 };
+    const wall = await measure(
+      [
+        { name: "sleep", call: sleeper },
+        { name: "spin", call: spinner },
+      ],
+      options,
+    );
+    const cpu = await measure(
+      [
+        { name: "sleep", call: sleeper },
+        { name: "spin", call: spinner },
+      ],
+      { ...options, clock: "cpu" },
+    );
+    // Both take at least 2 ms of wall time; only the spinner takes CPU time.
+    expect(wall.rows[0]?.microsPerCall).toBeGreaterThan(1500);
+    expect(cpu.rows[0]?.microsPerCall).toBeLessThan(1000);
+    expect(cpu.rows[1]?.microsPerCall).toBeGreaterThan(1000);
   });
 
   it("stops on a contender that throws instead of timing its failure", async () => {
