@@ -144,23 +144,25 @@ export async function runCall<R extends { response: Response }>(
   const { logger, now } = policy;
   const controller = new AbortController();
   const { signal } = controller;
-  const follow = () => controller.abort(callerSignal?.reason);
+  // The current wait's reject. Only this function aborts the controller, so it ends the wait itself
+  // rather than listening to its own signal (a listener costs more than the rest of this function).
+  let fail: ((reason: unknown) => void) | undefined;
+  const abort = (reason: unknown) => {
+    controller.abort(reason);
+    fail?.(signal.reason);
+  };
+  const follow = () => abort(callerSignal?.reason);
   callerSignal?.addEventListener("abort", follow, { once: true });
   const started = now();
   // Closure-held, so it fires even when nothing else refers to the signal; and it keeps the process
   // alive while the call is awaited: a try in flight does not always (Node 20's fetch leaves a
   // connection reset before its answer pending with nothing to wait on, and the process would end
   // with the caller's work undone).
-  const timer = setTimeout(
-    () => controller.abort(new RequestTimeoutError(what, policy.timeoutMs)),
-    policy.timeoutMs,
-  );
+  const timer = setTimeout(() => abort(new RequestTimeoutError(what, policy.timeoutMs)), policy.timeoutMs);
   let armed = false;
-  // One settle-or-abort wrapper per wait rather than a never-settling promise raced with each one:
-  // the listener goes when the call ends, so nothing of the call hangs on the signal after it.
-  let fail: ((reason: unknown) => void) | undefined;
-  const onAbort = () => fail?.(signal.reason);
-  signal.addEventListener("abort", onAbort, { once: true });
+  // Nothing of the call hangs on its signal, which outlives it: undici's Request holds the signal it
+  // follows until a finaliser runs, some collections later, and a listener of ours would hold the
+  // answer and its body that long too (3 KB a call, measured), out of the young generation.
   const untilAborted = <T>(wait: () => Promise<T>) =>
     new Promise<T>((resolve, reject) => {
       signal.throwIfAborted();
@@ -213,10 +215,7 @@ export async function runCall<R extends { response: Response }>(
     } else {
       clearTimeout(timer);
     }
-    // The signal outlives the call: undici's Request holds it until a finaliser runs, some
-    // collections later. Through a listener of ours it would hold the answer and its body too, and
-    // each call's garbage would outlive the young generation (3 KB a call, measured).
-    signal.removeEventListener("abort", onAbort);
+    fail = undefined;
     callerSignal?.removeEventListener("abort", follow);
   }
 }

@@ -296,7 +296,7 @@ describe("what a call leaves behind", () => {
       undefined,
       async (signal) => {
         signals.push(signal);
-        return { response: new Response("", { status: statuses[i++] }) };
+        return { response: new Response("", { status: statuses[i++] as number }) };
       },
       keep,
     );
