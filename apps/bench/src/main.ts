@@ -2,7 +2,8 @@
 // rewrites BENCHMARKS.md at the repository root from the figures of this run.
 //   --only=overhead,http,coalescing,size,cli,pipeline   run some sections (BENCHMARKS.md is left alone)
 //   --no-write                                      print only
-//   --rounds=N                                      rounds of the per-call sections (overhead, http)
+//   --rounds=N                                      rounds of the per-call tables (overhead, http)
+//   --pairs=N                                       pairs of batches behind each per-call verdict
 //   --clock=cpu                                     time the stubbed per-call section in CPU time, not wall time
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -14,7 +15,14 @@ import { measureCoalescing } from "./coalescing.ts";
 import { contenders, headerMiddleware, NAMES, type Target, verify } from "./contenders.ts";
 import { criticalPathOf, formatCriticalPath } from "./critical-path.ts";
 import { startLocalServer } from "./local-server.ts";
-import { addedCost, addedCostSpread, addedMicros, type MeasureOptions, measure } from "./measure.ts";
+import {
+  addedCost,
+  addedMicros,
+  type MeasureOptions,
+  measure,
+  type PairOptions,
+  pairedCost,
+} from "./measure.ts";
 import { methodSection } from "./method.ts";
 import { REPO_ROOT, runStep, STEPS } from "./pipeline.ts";
 import {
@@ -47,6 +55,8 @@ type Section = (typeof SECTIONS)[number];
 // spread over the rounds is what tells a result from the noise of a shared machine.
 const OVERHEAD: MeasureOptions = { rounds: 25, time: 60, warmupTime: 15 };
 const HTTP: MeasureOptions = { rounds: 7, time: 150, warmupTime: 30 };
+/** The verdicts' paired measurement: a few seconds of calls per path on a quiet machine. */
+const PAIRS: Omit<PairOptions, "clock"> = { pairs: 201, batch: 200 };
 /** The authorised paths held to {@link CALL_BUDGET}, each with the words of its verdict. */
 const AUTHORISED = [
   [NAMES.clientAuth, "@engage-voice/client + auth middleware"],
@@ -62,7 +72,7 @@ const COMMAND = "pnpm bench";
 
 function usage(problem: string): never {
   console.error(
-    `${problem}\nUsage: bench [--only=${SECTIONS.join(",")}] [--no-write] [--rounds=N] [--clock=wall|cpu]`,
+    `${problem}\nUsage: bench [--only=${SECTIONS.join(",")}] [--no-write] [--rounds=N] [--pairs=N] [--clock=wall|cpu]`,
   );
   process.exit(2);
 }
@@ -71,6 +81,7 @@ let values: {
   only?: string | undefined;
   "no-write"?: boolean | undefined;
   rounds?: string | undefined;
+  pairs?: string | undefined;
   clock?: string | undefined;
 };
 try {
@@ -79,6 +90,7 @@ try {
       only: { type: "string" },
       "no-write": { type: "boolean", default: false },
       rounds: { type: "string" },
+      pairs: { type: "string" },
       clock: { type: "string" },
     },
   }));
@@ -92,6 +104,13 @@ if (values.rounds !== undefined) {
   }
   OVERHEAD.rounds = rounds;
   HTTP.rounds = rounds;
+}
+if (values.pairs !== undefined) {
+  const pairs = Number(values.pairs);
+  if (!Number.isInteger(pairs) || pairs < 3 || pairs > 10_000) {
+    usage(`--pairs must be a whole number from 3 to 10000, not ${JSON.stringify(values.pairs)}`);
+  }
+  PAIRS.pairs = pairs;
 }
 if (values.clock !== undefined) {
   if (values.clock !== "wall" && values.clock !== "cpu") {
@@ -138,19 +157,29 @@ async function overheadSection(
   if (micros(NAMES.clientAuth) === undefined || micros(NAMES.openapiFetch) === undefined) {
     lines.push("middleware overhead vs bare openapi-fetch: not measured (a row did not run)");
   } else if (withVerdict) {
-    for (const [name, what] of AUTHORISED) {
-      lines.push(
-        micros(name) === undefined
-          ? `${what}: not measured (the row did not run)`
-          : `**${callVerdict(what, addedCostSpread(measurement, name, NAMES.openapiFetch))}** (${formatMicros(addedMicros(measurement, name, NAMES.openapiFetch))} per call)`,
-      );
-    }
-    const spread = (name: string) => {
-      const added = addedCostSpread(measurement, name, NAMES.openapiFetch);
-      return `${formatPercent(added.median)} ± ${(added.mad * 100).toFixed(1)}%`;
+    const call = (name: string) => list.find((c) => c.name === name)?.call;
+    const bare = call(NAMES.openapiFetch) as () => Promise<unknown>;
+    const paired = async (name: string) => {
+      const other = call(name);
+      return other ? pairedCost(bare, other, { ...PAIRS, clock: options.clock ?? "wall" }) : undefined;
     };
     lines.push(
-      `@engage-voice/client without middleware vs bare openapi-fetch: ${spread(NAMES.client)}; with a one-line header middleware: ${spread(NAMES.clientHeader)} (the floor of any openapi-fetch middleware).`,
+      `The verdicts: each path against bare openapi-fetch in ${PAIRS.pairs} pairs of ${PAIRS.batch}-call batches run back to back, alternating which goes first (a pair sees the same state of the machine); median ± MAD of the per-pair added cost.`,
+    );
+    for (const [name, what] of AUTHORISED) {
+      const added = await paired(name);
+      lines.push(
+        added === undefined
+          ? `${what}: not measured (the row did not run)`
+          : `**${callVerdict(what, added)}** (${formatMicros(added.micros ?? Number.NaN)} per call)`,
+      );
+    }
+    const spread = async (name: string) => {
+      const added = await paired(name);
+      return added ? `${formatPercent(added.median)} ± ${(added.mad * 100).toFixed(1)}%` : "not measured";
+    };
+    lines.push(
+      `@engage-voice/client without middleware vs bare openapi-fetch, paired the same way: ${await spread(NAMES.client)}; with a one-line header middleware: ${await spread(NAMES.clientHeader)} (the floor of any openapi-fetch middleware).`,
     );
   } else {
     lines.push(
@@ -285,6 +314,7 @@ if (values["no-write"] || only.length < SECTIONS.length) {
         http: HTTP,
         concurrency: CONCURRENCY.map((c) => c.calls),
         budget: CALL_BUDGET,
+        pairs: PAIRS,
       }),
     ].join("\n\n"),
   );

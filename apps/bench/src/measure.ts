@@ -142,6 +142,10 @@ export interface AddedCost {
   /** Median absolute deviation of those per-round values from their median. */
   mad: number;
   rounds: number;
+  /** What a round is, when it is not a tinybench round (the paired measurement's batches). */
+  of?: string;
+  /** Median over the rounds of the time added per call, in µs, when it was measured with it. */
+  micros?: number;
 }
 
 /** {@link addedCost} with its spread over the rounds, so that a verdict can tell a result from noise. */
@@ -149,6 +153,60 @@ export function addedCostSpread(measurement: Measurement, name: string, referenc
   const values = measurement.rounds.map((r) => (r.get(name) as number) / (r.get(reference) as number) - 1);
   const middle = median(values);
   return { median: middle, mad: median(values.map((v) => Math.abs(v - middle))), rounds: values.length };
+}
+
+export interface PairOptions {
+  /** Pairs of batches, one of each call, alternating which goes first. */
+  pairs: number;
+  /** Calls in a batch, timed together. */
+  batch: number;
+  clock?: "wall" | "cpu";
+}
+
+/**
+ * The cost `other` adds to `base`, from batches of each run back to back, alternating which goes
+ * first: a pair sees the same state of a shared machine, so its ratio moves far less than ratios of
+ * rows timed a second apart. The result is the median and MAD of the per-pair added cost.
+ */
+export async function pairedCost(
+  base: () => Promise<unknown>,
+  other: () => Promise<unknown>,
+  { pairs, batch, clock = "wall" }: PairOptions,
+): Promise<AddedCost> {
+  const now = clock === "cpu" ? (cpuClock.fn as () => number) : () => performance.now();
+  const time = async (call: () => Promise<unknown>) => {
+    const start = now();
+    for (let i = 0; i < batch; i++) {
+      await call();
+    }
+    return (now() - start) / batch;
+  };
+  // A warm-up pair, not counted.
+  await time(base);
+  await time(other);
+  const added: number[] = [];
+  const micros: number[] = [];
+  for (let pair = 0; pair < pairs; pair++) {
+    let baseTime: number;
+    let otherTime: number;
+    if (pair % 2 === 0) {
+      baseTime = await time(base);
+      otherTime = await time(other);
+    } else {
+      otherTime = await time(other);
+      baseTime = await time(base);
+    }
+    added.push(otherTime / baseTime - 1);
+    micros.push((otherTime - baseTime) * 1000);
+  }
+  const middle = median(added);
+  return {
+    median: middle,
+    mad: median(added.map((v) => Math.abs(v - middle))),
+    rounds: pairs,
+    of: `alternating pairs of ${batch}-call batches${clock === "cpu" ? " in CPU time" : ""}`,
+    micros: median(micros),
+  };
 }
 
 /** Median over the rounds of (time of `name` - time of `reference`), in microseconds per call. */

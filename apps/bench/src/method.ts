@@ -7,9 +7,11 @@ export interface MethodSettings {
   concurrency: readonly number[];
   /** What an authorised call may add to bare openapi-fetch, and the goal. */
   budget: { budget: number; goal: number };
+  /** The paired measurement behind the verdicts. */
+  pairs: { pairs: number; batch: number };
 }
 
-export function methodSection({ overhead, http, concurrency, budget }: MethodSettings): string {
+export function methodSection({ overhead, http, concurrency, budget, pairs }: MethodSettings): string {
   const pct = (value: number) => `${Math.round(value * 100)}%`;
   const rounds = (o: MeasureOptions) =>
     `${o.rounds} rounds of ${o.time} ms per client after ${o.warmupTime} ms of warm-up${o.clock === "cpu" ? ", timed in the process's CPU time (user + system, from `process.cpuUsage()`, its own cost subtracted) rather than wall time, as `--clock=cpu` asks: other work on a shared machine moves it far less" : ""}`;
@@ -45,11 +47,14 @@ Each round starts with a different client, and a garbage collection runs before 
 always runs first or inherits another's garbage. A row's ops/s and µs per call are medians over the rounds;
 "time vs raw fetch" is the median of per-round ratios; "±" is the median absolute deviation of ops/s over the
 rounds, relative to the median. Each authorised path (the auth middleware, \`auth.fetch\`, \`auth.client()\`) has a
-verdict: the median over the rounds of (its time) / (bare openapi-fetch time) − 1, ± the median absolute
-deviation (MAD) of those per-round values, against a budget of ${pct(budget.budget)} and a goal of ${pct(budget.goal)}. It is PASS
+verdict, from a measurement of its own after the table's: ${pairs.pairs} pairs of batches of ${pairs.batch} calls, one batch of the
+path and one of bare openapi-fetch back to back, alternating which goes first, so that both halves of a pair
+see the same state of a shared machine. The verdict is the median over the pairs of (its time) / (bare
+openapi-fetch time) − 1, ± the median absolute deviation (MAD) of those per-pair values, against
+a budget of ${pct(budget.budget)} and a goal of ${pct(budget.goal)}. It is PASS
 when the whole band (median ± MAD) is within the budget, FAIL when the whole band is over it, and "inside the
-noise" when the budget lies within the band: then the run cannot tell, and more rounds on a quieter machine
-(\`--rounds=N\`) can. The one-line header middleware row shows what openapi-fetch's middleware path costs by itself.
+noise" when the budget lies within the band: then the run cannot tell, and more pairs on a quieter machine
+(\`--pairs=N\`) can. The one-line header middleware row shows what openapi-fetch's middleware path costs by itself.
 
 (3) Refresh coalescing: a token manager on a stubbed token endpoint, whose clock is moved past the access
 token's expiry; then a burst of callers (${concurrency.map((n) => n.toLocaleString("en-US")).join(", ")}) starts in the same tick, once as

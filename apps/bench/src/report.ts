@@ -96,13 +96,13 @@ export function callVerdict(
 ): string {
   const low = added.median - added.mad;
   const high = added.median + added.mad;
-  const figures = `${what} vs bare openapi-fetch: ${percent(added.median)} ± ${(added.mad * 100).toFixed(1)}% (median ± MAD over ${added.rounds} rounds; budget ${Math.round(limits.budget * 100)}%, goal ${Math.round(limits.goal * 100)}%)`;
+  const figures = `${what} vs bare openapi-fetch: ${percent(added.median)} ± ${(added.mad * 100).toFixed(1)}% (median ± MAD over ${added.rounds} ${added.of ?? "rounds"}; budget ${Math.round(limits.budget * 100)}%, goal ${Math.round(limits.goal * 100)}%)`;
   const band = `${percent(low)} to ${percent(high)}`;
   if (low > limits.budget) {
     return `${figures}: FAIL (the whole band, ${band}, is over the budget)`;
   }
   if (high > limits.budget) {
-    return `${figures}: inside the noise (the budget lies within ${band}): the run cannot tell; more rounds on a quieter machine can`;
+    return `${figures}: inside the noise (the budget lies within ${band}): the run cannot tell; more pairs on a quieter machine can`;
   }
   const goal =
     high <= limits.goal ? "goal met" : low > limits.goal ? "goal not met" : "goal inside the noise";

@@ -6,6 +6,7 @@ import {
   type Measurement,
   measure,
   median,
+  pairedCost,
   quantile,
 } from "../src/measure.ts";
 
@@ -59,6 +60,23 @@ describe("addedCostSpread", () => {
     // Deviations 0.1, 0.3, 0, 0.2, 0.1: their median is 0.1.
     expect(added.mad).toBeCloseTo(0.1);
     expect(added.rounds).toBe(5);
+  });
+});
+
+describe("pairedCost", () => {
+  it("reads the cost one call adds to another from alternating batches, with its spread", async () => {
+    const spin = (micros: number) => async () => {
+      const until = performance.now() + micros / 1000;
+      while (performance.now() < until) {}
+    };
+    const added = await pairedCost(spin(100), spin(150), { pairs: 9, batch: 5 });
+    expect(added.rounds).toBe(9);
+    expect(added.of).toBe("alternating pairs of 5-call batches");
+    // 150 µs against 100 µs: +50%, give or take a loaded machine's scheduling.
+    expect(added.median).toBeGreaterThan(0.2);
+    expect(added.median).toBeLessThan(0.9);
+    expect(added.micros).toBeGreaterThan(20);
+    expect(added.mad).toBeGreaterThanOrEqual(0);
   });
 });
 

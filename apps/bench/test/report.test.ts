@@ -43,11 +43,13 @@ describe("the method", () => {
       http: { rounds: 7, time: 150, warmupTime: 30 },
       concurrency: [1],
       budget: CALL_BUDGET,
+      pairs: { pairs: 201, batch: 200 },
     });
     expect(text).toContain(
       `a budget of ${CALL_BUDGET.budget * 100}% and a goal of ${CALL_BUDGET.goal * 100}%`,
     );
     expect(text).toContain("25 rounds of 60 ms");
+    expect(text).toContain("201 pairs of batches of 200 calls");
     for (const path of ["auth.fetch", "auth.client()", "auth middleware"]) {
       expect(text).toContain(path);
     }
