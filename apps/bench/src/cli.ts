@@ -16,7 +16,7 @@ import { type Spread, spreadOf, TIME_BUDGETS, verdictOf } from "./verdict.ts";
 export const CLI_DIST = join(REPO_ROOT, "packages", "cli", "dist");
 
 /** `engage-voice token` with a valid stored session may take at most this many times `node -e 0`. */
-export const TOKEN_START_BUDGET = TIME_BUDGETS.tokenStart;
+export const TOKEN_START_BUDGET = TIME_BUDGETS.tokenStart.budget;
 
 export interface StartTimes {
   runs: number;
@@ -127,7 +127,7 @@ export async function measureStart(runs = 25): Promise<StartTimes> {
 /** The verdict on `engage-voice token`: the median of its per-round ratios to `node -e 0`, and their spread, against the budget. */
 export function tokenStartVerdict(start: StartTimes, budget = TOKEN_START_BUDGET): string {
   const { low, median: mid, spread, high } = start.tokenRatio;
-  return `\`engage-voice token\` with a valid stored session: ${mid.toFixed(2)}× ± ${spread.toFixed(2)} \`node -e 0\` (budget ${budget}×): ${verdictOf(start.tokenRatio, budget)} (median and MAD of the per-round ratios over ${start.runs} rounds, range ${low.toFixed(2)}-${high.toFixed(2)})`;
+  return `\`engage-voice token\` with a valid stored session: ${mid.toFixed(2)}× ± ${spread.toFixed(2)} \`node -e 0\` (budget ${budget}×): ${verdictOf(start.tokenRatio, { budget })} (median and MAD of the per-round ratios over ${start.runs} rounds, range ${low.toFixed(2)}-${high.toFixed(2)})`;
 }
 
 export async function measureCliSizes(): Promise<CliSizes> {

@@ -28,7 +28,7 @@ import {
 } from "./results.ts";
 import type { AppRows } from "./size-rows.ts";
 import { APP_AIM, APP_ENTRY_NAME, BOTH_ENTRY, isSize, type Size, type SizeFailure } from "./sizes.ts";
-import { TIME_BUDGETS } from "./verdict.ts";
+import { isInsideTheNoise, TIME_BUDGETS } from "./verdict.ts";
 
 const percent = (value: number) => `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)}%`;
 const micros = (value: number) => `${value >= 0 ? "+" : "-"}${Math.abs(value).toFixed(1)} µs`;
@@ -48,10 +48,16 @@ export const TITLES = {
 /** A comparison's figure with its spread; with its verdict when it is held to a budget. */
 export function comparisonLine(c: Comparison): string {
   const figure = `${c.label} vs ${c.reference}: ${percent(c.added.median)} ± ${(c.added.spread * 100).toFixed(1)}%`;
-  if (c.budget === undefined) {
-    return figure;
+  const over = `${c.added.rounds} ${c.added.of ?? "rounds"}`;
+  if (c.budget === undefined || c.verdict === undefined) {
+    return `${figure} (${micros(c.addedMicros)} per call; median and MAD over ${over})`;
   }
-  return `**${figure} (budget ${Math.round(TIME_BUDGETS[c.budget] * 100)}%): ${c.verdict}** (${micros(c.addedMicros)} per call; median and MAD over ${c.added.rounds} rounds)`;
+  const { budget, goal } = TIME_BUDGETS[c.budget];
+  const limits = `budget ${Math.round(budget * 100)}%${goal === undefined ? "" : `, goal ${Math.round(goal * 100)}%`}`;
+  const noise = isInsideTheNoise(c.verdict)
+    ? `; ${c.verdict.includes("goal") ? "the goal" : "the budget"} lies within median ± MAD: this run cannot tell, more pairs on a quieter machine can`
+    : "";
+  return `**${figure} (${limits}): ${c.verdict}** (${micros(c.addedMicros)} per call; median and MAD over ${over}${noise})`;
 }
 
 function comparisonText(c: CallSection["comparisons"][number]): string {
@@ -64,10 +70,16 @@ export function renderOverhead(section: CallSection | NotMeasured): string {
   }
   const held = section.comparisons.filter((c) => !("added" in c) || c.budget !== undefined);
   const others = section.comparisons.filter((c) => "added" in c && c.budget === undefined);
+  const { pairs } = section.settings;
   return [
     `## ${TITLES.overhead}`,
     "No network: the fetch answers each call with a new Response of a pre-built body.",
-    overheadTable(section.rows, section.rows[0]?.name ?? "the first row"),
+    overheadTable(section.rows, section.rows[0]?.name ?? "the first row", section.settings.clock),
+    ...(pairs
+      ? [
+          `The verdicts: each authorised path against bare openapi-fetch in ${pairs.pairs} pairs of ${pairs.batch}-call batches run back to back, alternating which goes first (a pair sees the same state of the machine)${pairs.clock === "cpu" ? ", in CPU time" : ""}; median ± MAD of the per-pair added cost.`,
+        ]
+      : []),
     ...held.map(comparisonText),
     ...(others.length > 0
       ? [
@@ -158,7 +170,7 @@ export function renderCriticalPath(
     `## ${TITLES.criticalPath}`,
     `From turbo's run summary of the step "${section.criticalPathOf}": the chain of tasks, each started when the one before it ended, that ends last. The run's other tasks ran beside it; shortening one of them does not shorten CI.`,
     `**${formatCriticalPath(section.criticalPath)}.**`,
-    `The longest task on it is \`${longest?.taskId}\` (${longest?.seconds.toFixed(1)} s). The aim is a fresh clone's set-up and tests in at most ${TIME_BUDGETS.ciSeconds} s on an idle machine: this path took ${total.toFixed(1)} s on ${results.machine.cores} cores with a load average of ${results.load.loadAverage.toFixed(2)} when the run started${results.load.loadAverage > results.machine.cores ? " (a loaded machine: other work shared the cores, so the figure is an upper bound)" : ""}, without the install.`,
+    `The longest task on it is \`${longest?.taskId}\` (${longest?.seconds.toFixed(1)} s). The aim is a fresh clone's set-up and tests in at most ${TIME_BUDGETS.ciSeconds.budget} s on an idle machine: this path took ${total.toFixed(1)} s on ${results.machine.cores} cores with a load average of ${results.load.loadAverage.toFixed(2)} when the run started${results.load.loadAverage > results.machine.cores ? " (a loaded machine: other work shared the cores, so the figure is an upper bound)" : ""}, without the install.`,
   ].join("\n\n");
 }
 

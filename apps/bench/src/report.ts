@@ -47,9 +47,21 @@ export function table(head: string[], rows: string[][]): string {
   return [line(head), `|${head.map(() => "---").join("|")}|`, ...rows.map(line)].join("\n");
 }
 
-export function overheadTable(rows: readonly Row[], baselineName: string): string {
+export function overheadTable(
+  rows: readonly Row[],
+  baselineName: string,
+  clock: "wall" | "cpu" = "wall",
+): string {
+  const cpu = clock === "cpu" ? "CPU " : "";
   return table(
-    ["client", "ops/s", "µs per call", `time vs ${baselineName}`, "± (MAD over rounds)", "how it is driven"],
+    [
+      "client",
+      clock === "cpu" ? "calls per CPU second" : "ops/s",
+      `${cpu}µs per call`,
+      `${cpu}time vs ${baselineName}`,
+      "± (MAD over rounds)",
+      "how it is driven",
+    ],
     rows.map((r) =>
       r.skipped !== undefined || r.opsPerSec === undefined
         ? [r.name, "—", "—", "—", "—", `not measured: ${r.skipped ?? "no result"}`]

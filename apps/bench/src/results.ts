@@ -6,12 +6,19 @@ import { join } from "node:path";
 import type { CliSizes, StartTimes } from "./cli.ts";
 import type { CoalescingResult } from "./coalescing.ts";
 import type { PathStep } from "./critical-path.ts";
-import type { MeasureOptions, Row } from "./measure.ts";
+import type { MeasureOptions, PairOptions, Row } from "./measure.ts";
 import { REPO_ROOT } from "./pipeline.ts";
 import type { Load, Machine } from "./report.ts";
 import type { AppRows } from "./size-rows.ts";
 import { isSize, type Size, type SizeFailure } from "./sizes.ts";
-import { type Spread, TIME_BUDGETS, type TimeBudget, type Verdict, verdictOf } from "./verdict.ts";
+import {
+  type Limit,
+  type Spread,
+  TIME_BUDGETS,
+  type TimeBudget,
+  type Verdict,
+  verdictOf,
+} from "./verdict.ts";
 
 export const RESULTS_FILE = new URL("../results.json", import.meta.url);
 export const BENCHMARKS_FILE = join(REPO_ROOT, "BENCHMARKS.md");
@@ -42,7 +49,8 @@ export interface Comparison {
 }
 
 export interface CallSection {
-  settings: MeasureOptions;
+  /** The table's rounds and, when its comparisons come from paired batches, those pairs. */
+  settings: MeasureOptions & { pairs?: PairOptions };
   rows: Row[];
   comparisons: (Comparison | (NotMeasured & { label: string }))[];
 }
@@ -119,17 +127,13 @@ function spreadProblems(where: string, value: Spread | undefined): string[] {
   return [];
 }
 
-function verdictProblems(
-  where: string,
-  value: Spread,
-  budget: number,
-  verdict: Verdict | undefined,
-): string[] {
-  const expected = verdictOf(value, budget);
+function verdictProblems(where: string, value: Spread, limit: Limit, verdict: Verdict | undefined): string[] {
+  const expected = verdictOf(value, limit);
+  const against = limit.goal === undefined ? limit.budget : `${limit.budget} (goal ${limit.goal})`;
   return verdict === expected
     ? []
     : [
-        `${where} says ${verdict ?? "no verdict"}, but ${value.median} ± ${value.spread} against ${budget} is ${expected}`,
+        `${where} says ${verdict ?? "no verdict"}, but ${value.median} ± ${value.spread} against ${against} is ${expected}`,
       ];
 }
 

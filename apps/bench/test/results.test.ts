@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { loadBudgets } from "../src/budget.ts";
+import { NAMES } from "../src/contenders.ts";
 import { comparisonLine, renderBenchmarks } from "../src/render.ts";
 import {
   BENCHMARKS_FILE,
@@ -37,12 +38,15 @@ describe("results.json", () => {
     expect(resultProblems(committed), REGENERATE).toEqual([]);
   });
 
-  it("holds the middleware's verdict against its budget", () => {
+  it("holds a verdict for each authorised path (auth middleware, auth.fetch, auth.client()) against the call budget", () => {
     if (!isMeasured(committed.overhead)) {
       throw new Error(REGENERATE);
     }
-    const held = committed.overhead.comparisons.find((c) => c.label === "middleware overhead");
-    expect(held && "budget" in held ? held.budget : "no budget", REGENERATE).toBe("middleware");
+    const held = committed.overhead.comparisons.filter((c): c is Comparison => "budget" in c);
+    expect(
+      held.map((c) => [c.name, c.budget]),
+      REGENERATE,
+    ).toEqual([NAMES.clientAuth, NAMES.clientAuthFetch, NAMES.authClient].map((name) => [name, "call"]));
   });
 });
 
@@ -68,12 +72,13 @@ describe("the shape check", () => {
   it("fails a verdict that does not follow from the figure and the budget", () => {
     const results = variant((r) => {
       const held = firstHeld(r);
-      held.added = { median: TIME_BUDGETS.middleware + 0.5, spread: 0.01, rounds: 15 };
+      held.added = { median: TIME_BUDGETS.call.budget + 0.5, spread: 0.01, rounds: 15 };
       held.verdict = "PASS";
     });
-    expect(added(results)).toEqual([
-      expect.stringMatching(/^the stubbed calls: middleware overhead says PASS, but .* is FAIL$/),
-    ]);
+    const [problem] = added(results);
+    expect(added(results)).toHaveLength(1);
+    expect(problem).toMatch(/^the stubbed calls: .* says PASS, but .* against 0.1 \(goal 0.05\) is FAIL$/);
+    expect(problem).toContain(firstHeld(committed).label);
   });
 
   it("fails a timing without its spread", () => {
@@ -84,7 +89,7 @@ describe("the shape check", () => {
       }
     });
     expect(added(results)).toEqual([
-      "the stubbed calls: middleware overhead needs a median, a spread (>= 0) and the number of rounds",
+      `the stubbed calls: ${firstHeld(committed).label} needs a median, a spread (>= 0) and the number of rounds`,
       "the token start-up ratio needs a median, a spread (>= 0) and the number of rounds",
     ]);
   });
@@ -106,32 +111,60 @@ describe("the shape check", () => {
 });
 
 describe("a verdict", () => {
-  const budget = TIME_BUDGETS.middleware;
+  const { budget, goal } = TIME_BUDGETS.call;
 
   it.each([
-    [0.05, 0.02, "PASS"],
     [0.3, 0.05, "FAIL"],
     [0.08, 0.03, "PASS, inside the noise"],
     [0.12, 0.05, "FAIL, inside the noise"],
     [budget, 0, "PASS, inside the noise"],
-  ] as const)("of %s ± %s against the middleware budget is %s", (median, spread, verdict) => {
-    expect(verdictOf({ median, spread, rounds: 15 }, budget)).toBe(verdict);
+    [0.1001, 0, "FAIL"],
+    [0.02, 0.01, "PASS, goal met"],
+    [-0.02, 0.01, "PASS, goal met"],
+    [0.06, 0.02, "PASS, goal inside the noise"],
+    [0.08, 0.01, "PASS, goal not met"],
+  ] as const)("of %s ± %s against the call budget and its goal is %s", (median, spread, verdict) => {
+    expect(verdictOf({ median, spread, rounds: 15 }, TIME_BUDGETS.call)).toBe(verdict);
   });
 
-  it("is printed with the figure, its spread, the budget and the rounds", () => {
-    const added = { median: 0.12, spread: 0.05, rounds: 15 };
+  it("has no goal to report against a budget without one", () => {
+    expect(verdictOf({ median: 0.02, spread: 0.01, rounds: 15 }, { budget })).toBe("PASS");
+    expect(verdictOf({ median: 2, spread: 0.1, rounds: 15 }, TIME_BUDGETS.tokenStart)).toBe("PASS");
+  });
+
+  it("reads its limits from the one budget constant", () => {
+    expect(TIME_BUDGETS.call).toEqual({ budget: 0.1, goal: 0.05 });
+    expect(goal).toBeLessThan(budget);
+  });
+
+  it("is printed with the figure, its spread, the budget, the goal and the rounds, and says when the run cannot tell", () => {
+    const added = { median: 0.12, spread: 0.05, rounds: 201, of: "alternating pairs of 200-call batches" };
     expect(
       comparisonLine({
-        label: "middleware overhead",
+        label: "auth.client()",
         name: "a",
         reference: "b",
         added,
         addedMicros: 3.21,
-        budget: "middleware",
-        verdict: verdictOf(added, budget),
+        budget: "call",
+        verdict: verdictOf(added, TIME_BUDGETS.call),
       }),
     ).toBe(
-      "**middleware overhead vs b: +12.0% ± 5.0% (budget 10%): FAIL, inside the noise** (+3.2 µs per call; median and MAD over 15 rounds)",
+      "**auth.client() vs b: +12.0% ± 5.0% (budget 10%, goal 5%): FAIL, inside the noise** (+3.2 µs per call; median and MAD over 201 alternating pairs of 200-call batches; the budget lies within median ± MAD: this run cannot tell, more pairs on a quieter machine can)",
+    );
+  });
+
+  it("is printed without a verdict for a comparison held to no budget", () => {
+    expect(
+      comparisonLine({
+        label: "with a one-line header middleware",
+        name: "a",
+        reference: "b",
+        added: { median: 0.031, spread: 0.01, rounds: 25 },
+        addedMicros: 0.7,
+      }),
+    ).toBe(
+      "with a one-line header middleware vs b: +3.1% ± 1.0% (+0.7 µs per call; median and MAD over 25 rounds)",
     );
   });
 });
