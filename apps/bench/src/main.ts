@@ -222,7 +222,7 @@ if (runs("overhead")) {
   const { fetch } = stubServer();
   const pairs: PairOptions = { ...PAIRS, clock: OVERHEAD.clock ?? "wall" };
   // Every comparison of this section comes from pairs of batches, each half seeing the same state of
-  // the machine; the table's rounds, seconds apart, spread too widely to judge a 10% budget.
+  // the machine; the table's rounds, seconds apart, spread too widely to judge the call budget.
   const paired = async (
     m: Measurement,
     list: Contender[],
