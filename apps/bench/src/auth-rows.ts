@@ -64,6 +64,20 @@ export async function authFetchContender(target: Target): Promise<Contender> {
   };
 }
 
+/** The manager's own client: `auth.client()`, its fetch the manager's, its policy the manager's. */
+export async function authClientContender(target: Target): Promise<Contender> {
+  const manager = await readyManager(target);
+  if (typeof manager === "string") {
+    return { name: NAMES.authClient, skipped: manager };
+  }
+  const client = manager.client();
+  return {
+    name: NAMES.authClient,
+    note: "token exchanged before timing",
+    call: async () => (await client.GET(ACCOUNTS_PATH)).data,
+  };
+}
+
 /** The spec's access-token lifetime. */
 const LIFETIME_MS = 5 * 60_000;
 

@@ -9,12 +9,14 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { startSandbox } from "@engage-voice/sandbox";
 import { build } from "esbuild";
+import { median } from "./measure.ts";
 import { REPO_ROOT } from "./pipeline.ts";
+import { type Spread, spreadOf, TIME_BUDGETS, verdictOf } from "./verdict.ts";
 
 export const CLI_DIST = join(REPO_ROOT, "packages", "cli", "dist");
 
 /** `engage-voice token` with a valid stored session may take at most this many times `node -e 0`. */
-export const TOKEN_START_BUDGET = 2.5;
+export const TOKEN_START_BUDGET = TIME_BUDGETS.tokenStart.budget;
 
 export interface StartTimes {
   runs: number;
@@ -23,8 +25,8 @@ export interface StartTimes {
   versionMs: number;
   helpMs: number;
   tokenMs: number;
-  /** `token` / `node -e 0` of each round (the two ran back to back): lowest, median, highest. */
-  tokenRatio: { low: number; median: number; high: number };
+  /** `token` / `node -e 0` of each round (the two ran back to back): median and its spread, lowest, highest. */
+  tokenRatio: Spread & { low: number; high: number };
 }
 
 export interface CliSizes {
@@ -34,14 +36,6 @@ export interface CliSizes {
   bundledMinified: number;
   bundledGzip: number;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 function timeOnce(args: string[], env: NodeJS.ProcessEnv): number {
   const started = performance.now();
@@ -126,15 +120,14 @@ export async function measureStart(runs = 25): Promise<StartTimes> {
     versionMs: median(times.version),
     helpMs: median(times.help),
     tokenMs: median(times.token),
-    tokenRatio: { low: Math.min(...ratios), median: median(ratios), high: Math.max(...ratios) },
+    tokenRatio: { ...spreadOf(ratios), low: Math.min(...ratios), high: Math.max(...ratios) },
   };
 }
 
-/** The verdict on `engage-voice token`: its median time over `node -e 0`'s, against the budget. */
+/** The verdict on `engage-voice token`: the median of its per-round ratios to `node -e 0`, and their spread, against the budget. */
 export function tokenStartVerdict(start: StartTimes, budget = TOKEN_START_BUDGET): string {
-  const ratio = start.tokenMs / start.nodeMs;
-  const { low, median: mid, high } = start.tokenRatio;
-  return `\`engage-voice token\` with a valid stored session: ${ratio.toFixed(2)}× \`node -e 0\` (budget ${budget}×): ${ratio <= budget ? "PASS" : "FAIL"} (per-round ratio ${mid.toFixed(2)}× [${low.toFixed(2)}-${high.toFixed(2)}] over ${start.runs} rounds)`;
+  const { low, median: mid, spread, high } = start.tokenRatio;
+  return `\`engage-voice token\` with a valid stored session: ${mid.toFixed(2)}× ± ${spread.toFixed(2)} \`node -e 0\` (budget ${budget}×): ${verdictOf(start.tokenRatio, { budget })} (median and MAD of the per-round ratios over ${start.runs} rounds, range ${low.toFixed(2)}-${high.toFixed(2)})`;
 }
 
 export async function measureCliSizes(): Promise<CliSizes> {

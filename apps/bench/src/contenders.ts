@@ -32,6 +32,7 @@ export const NAMES = {
   client: "@engage-voice/client",
   clientAuth: "@engage-voice/client + auth middleware",
   clientAuthFetch: "@engage-voice/client with fetch: auth.fetch",
+  authClient: "auth.client()",
   clientHeader: "@engage-voice/client + a one-line header middleware",
   axios: "axios",
   ringcentral: "@ringcentral/sdk platform().get()",

@@ -1,72 +1,123 @@
 // `pnpm --filter @engage-voice/bench bench`: runs every section, prints each table as it is done, and
-// rewrites BENCHMARKS.md at the repository root from the figures of this run.
-//   --only=overhead,http,coalescing,size,cli,pipeline   run some sections (BENCHMARKS.md is left alone)
+// writes the figures of this run to apps/bench/results.json and BENCHMARKS.md, rendered from them.
+//   --only=overhead,http,coalescing,size,cli,pipeline   run some sections (neither file is written)
 //   --no-write                                      print only
+//   --rounds=N                                      rounds of the per-call tables (overhead, http)
+//   --pairs=N                                       pairs of batches behind each per-call comparison
+//   --clock=cpu                                     time the stubbed per-call section in CPU time, not wall time
+
 import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { authContender, authFetchContender, coalescingSubject } from "./auth-rows.ts";
-import { checkBudgets, formatBudgetResults, loadBudgets, loadExclusions } from "./budget.ts";
-import { cliTable, measureCliSizes, measureStart, tokenStartVerdict } from "./cli.ts";
+import { authClientContender, authContender, authFetchContender, coalescingSubject } from "./auth-rows.ts";
+import { checkBudgets, formatBudgetResults, loadBudgets } from "./budget.ts";
+import { measureCliSizes, measureStart } from "./cli.ts";
 import { measureCoalescing } from "./coalescing.ts";
-import { contenders, headerMiddleware, NAMES, type Target, verify } from "./contenders.ts";
-import { criticalPathOf, formatCriticalPath } from "./critical-path.ts";
+import { type Contender, contenders, headerMiddleware, NAMES, type Target, verify } from "./contenders.ts";
+import { criticalPathOf } from "./critical-path.ts";
 import { startLocalServer } from "./local-server.ts";
-import { addedCost, addedMicros, type MeasureOptions, measure } from "./measure.ts";
-import { methodSection } from "./method.ts";
-import { REPO_ROOT, runStep, STEPS } from "./pipeline.ts";
 import {
-  aimVerdict,
-  appAimVerdict,
-  appTable,
-  coalescingTable,
-  describeMachine,
-  loadAtStart,
-  machineTable,
-  middlewareVerdict,
-  overheadTable,
-  pipelineTable,
-  sizeTable,
-} from "./report.ts";
+  addedMicros,
+  type Measurement,
+  type MeasureOptions,
+  measure,
+  type PairOptions,
+  pairedCost,
+} from "./measure.ts";
+import { runStep, STEPS } from "./pipeline.ts";
 import {
-  APP_AIM,
-  APP_ENTRY_NAME,
-  BOTH_ENTRY,
-  FLOOR_ENTRY,
-  isSize,
-  measureOptIns,
-  measureSize,
-  ownEntries,
-  REFERENCE_ENTRIES,
-  type Size,
-  type SizeFailure,
-} from "./sizes.ts";
+  renderBenchmarks,
+  renderCli,
+  renderCoalescing,
+  renderCriticalPath,
+  renderHttp,
+  renderOverhead,
+  renderPipeline,
+  renderSizes,
+} from "./render.ts";
+import { describeMachine, loadAtStart, machineTable } from "./report.ts";
+import {
+  BENCHMARKS_FILE,
+  type CallSection,
+  COMMAND,
+  type Comparison,
+  type NotMeasured,
+  type PipelineSection,
+  type Results,
+  writeResults,
+} from "./results.ts";
+import { measureAppRows, measureSizeRows } from "./size-rows.ts";
 import { ACCOUNTS_BODY, BASE_URL, stubServer } from "./stub.ts";
+import { type Spread, spreadOf, TIME_BUDGETS, type TimeBudget, verdictOf } from "./verdict.ts";
 
 const SECTIONS = ["overhead", "http", "coalescing", "size", "cli", "pipeline"] as const;
 type Section = (typeof SECTIONS)[number];
 
-const OVERHEAD: MeasureOptions = { rounds: 15, time: 100, warmupTime: 20 };
+// Many short rounds rather than a few long ones: the verdicts compare per-round ratios, and their
+// spread over the rounds is what tells a result from the noise of a shared machine.
+const OVERHEAD: MeasureOptions = { rounds: 25, time: 60, warmupTime: 15 };
 const HTTP: MeasureOptions = { rounds: 7, time: 150, warmupTime: 30 };
+/** The verdicts' paired measurement: a few seconds of calls per path on a quiet machine. */
+const PAIRS: Omit<PairOptions, "clock"> = { pairs: 201, batch: 200 };
+/** The authorised paths held to the call budget of TIME_BUDGETS, each with the words of its verdict. */
+const AUTHORISED = [
+  [NAMES.clientAuth, "@engage-voice/client + auth middleware"],
+  [NAMES.clientAuthFetch, "@engage-voice/client with fetch: auth.fetch"],
+  [NAMES.authClient, "auth.client()"],
+] as const;
 const CONCURRENCY = [
   { calls: 1, expiries: 200 },
   { calls: 100, expiries: 20 },
   { calls: 10_000, expiries: 3 },
 ] as const;
-const COMMAND = "pnpm bench";
 
 function usage(problem: string): never {
-  console.error(`${problem}\nUsage: bench [--only=${SECTIONS.join(",")}] [--no-write]`);
+  console.error(
+    `${problem}\nUsage: bench [--only=${SECTIONS.join(",")}] [--no-write] [--rounds=N] [--pairs=N] [--clock=wall|cpu]`,
+  );
   process.exit(2);
 }
 
-let values: { only?: string | undefined; "no-write"?: boolean | undefined };
+let values: {
+  only?: string | undefined;
+  "no-write"?: boolean | undefined;
+  rounds?: string | undefined;
+  pairs?: string | undefined;
+  clock?: string | undefined;
+};
 try {
   ({ values } = parseArgs({
-    options: { only: { type: "string" }, "no-write": { type: "boolean", default: false } },
+    options: {
+      only: { type: "string" },
+      "no-write": { type: "boolean", default: false },
+      rounds: { type: "string" },
+      pairs: { type: "string" },
+      clock: { type: "string" },
+    },
   }));
 } catch (error) {
   usage((error as Error).message);
+}
+if (values.rounds !== undefined) {
+  const rounds = Number(values.rounds);
+  if (!Number.isInteger(rounds) || rounds < 3 || rounds > 1000) {
+    usage(`--rounds must be a whole number from 3 to 1000, not ${JSON.stringify(values.rounds)}`);
+  }
+  OVERHEAD.rounds = rounds;
+  HTTP.rounds = rounds;
+}
+if (values.pairs !== undefined) {
+  const pairs = Number(values.pairs);
+  if (!Number.isInteger(pairs) || pairs < 3 || pairs > 10_000) {
+    usage(`--pairs must be a whole number from 3 to 10000, not ${JSON.stringify(values.pairs)}`);
+  }
+  PAIRS.pairs = pairs;
+}
+if (values.clock !== undefined) {
+  if (values.clock !== "wall" && values.clock !== "cpu") {
+    usage(`--clock must be wall or cpu, not ${JSON.stringify(values.clock)}`);
+  }
+  // The HTTP section waits on another process: only wall time counts there.
+  OVERHEAD.clock = values.clock;
 }
 const only = values.only?.split(",").map((s) => s.trim()) ?? [...SECTIONS];
 const unknown = only.filter((s) => !(SECTIONS as readonly string[]).includes(s));
@@ -78,85 +129,153 @@ const runs = (section: Section) => only.includes(section);
 const started = performance.now();
 const machine = describeMachine();
 const load = loadAtStart();
-const out: string[] = [];
-function emit(markdown: string) {
-  console.log(`${markdown}\n`);
-  out.push(markdown);
+const skipped: NotMeasured = { notMeasured: "not run (--only)" };
+const results: Results = {
+  command: COMMAND,
+  date: machine.date,
+  seconds: 0,
+  machine,
+  load,
+  overhead: skipped,
+  http: skipped,
+  coalescing: skipped,
+  sizes: [],
+  app: skipped,
+  cli: skipped,
+  pipeline: skipped,
+};
+const print = (markdown: string) => console.log(`${markdown}\n`);
+
+/** Runs `steps` one after the other: timings must not overlap. */
+async function sequence<T>(steps: readonly (() => Promise<T>)[]): Promise<T[]> {
+  const out: T[] = [];
+  for (const step of steps) {
+    out.push(await step());
+  }
+  return out;
 }
 
-emit(`## Machine\n\n${machineTable(machine, load)}`);
+print(`## Machine\n\n${machineTable(machine, load)}`);
 
-async function overheadSection(
-  title: string,
+/** The cost `name` adds over `reference`; judged when it is held to a budget. */
+function judged(
+  label: string,
+  name: string,
+  reference: string,
+  added: Spread,
+  micros: number,
+  budget?: TimeBudget,
+): Comparison {
+  const comparison: Comparison = { label, name, reference, added, addedMicros: micros };
+  if (budget !== undefined) {
+    comparison.budget = budget;
+    comparison.verdict = verdictOf(added, TIME_BUDGETS[budget]);
+  }
+  return comparison;
+}
+
+/** Which of `name` and `reference` the table could not time, if either. */
+function notTimed(measurement: Measurement, name: string, reference: string): string | undefined {
+  const timed = (row: string) => measurement.rows.find((r) => r.name === row)?.microsPerCall !== undefined;
+  return [name, reference].find((row) => !timed(row));
+}
+
+/** The cost `name` adds over `reference` from the table's own rounds: their per-round ratios. */
+function fromRounds(
+  measurement: Measurement,
+  label: string,
+  name: string,
+  reference: string,
+): CallSection["comparisons"][number] {
+  const missing = notTimed(measurement, name, reference);
+  if (missing !== undefined) {
+    return { label, notMeasured: `${missing} did not run` };
+  }
+  const added = spreadOf(
+    measurement.rounds.map((r) => (r.get(name) as number) / (r.get(reference) as number) - 1),
+  );
+  return judged(label, name, reference, added, addedMicros(measurement, name, reference));
+}
+
+async function callSection(
   target: Target,
   options: MeasureOptions,
-  intro: string,
-  withVerdict: boolean,
-) {
+  comparisons: (m: Measurement, list: Contender[]) => Promise<CallSection["comparisons"]>,
+  pairs?: PairOptions,
+): Promise<CallSection> {
   const list = await contenders(target, [
     headerMiddleware(target),
     await authContender(target),
     await authFetchContender(target),
+    await authClientContender(target),
   ]);
   await verify(list, JSON.parse(ACCOUNTS_BODY));
   const measurement = await measure(list, options);
-  const lines = [`## ${title}`, intro, overheadTable(measurement.rows, NAMES.raw)];
-  const micros = (name: string) => measurement.rows.find((r) => r.name === name)?.microsPerCall;
-  if (micros(NAMES.clientAuth) === undefined || micros(NAMES.openapiFetch) === undefined) {
-    lines.push("middleware overhead vs bare openapi-fetch: not measured (a row did not run)");
-  } else if (withVerdict) {
-    const added = addedCost(measurement, NAMES.clientAuth, NAMES.openapiFetch);
-    lines.push(
-      `**${middlewareVerdict(added)}** (${formatMicros(addedMicros(measurement, NAMES.clientAuth, NAMES.openapiFetch))} per call)`,
-      micros(NAMES.clientAuthFetch) === undefined
-        ? "auth.fetch as the client's fetch: not measured (the row did not run)"
-        : `**${middlewareVerdict(addedCost(measurement, NAMES.clientAuthFetch, NAMES.openapiFetch)).replace("middleware overhead", "auth.fetch (as the client's fetch) overhead")}** (${formatMicros(addedMicros(measurement, NAMES.clientAuthFetch, NAMES.openapiFetch))} per call)`,
-      `@engage-voice/client without middleware vs bare openapi-fetch: ${formatPercent(addedCost(measurement, NAMES.client, NAMES.openapiFetch))}; with a one-line header middleware: ${formatPercent(addedCost(measurement, NAMES.clientHeader, NAMES.openapiFetch))} (the floor of any openapi-fetch middleware).`,
-    );
-  } else {
-    lines.push(
-      `Over loopback HTTP, the client with the auth middleware takes ${formatMicros(addedMicros(measurement, NAMES.clientAuth, NAMES.openapiFetch))} per call (${formatPercent(addedCost(measurement, NAMES.clientAuth, NAMES.openapiFetch))}) compared with bare openapi-fetch (medians over the rounds), next to a round trip of ${(micros(NAMES.raw) ?? Number.NaN).toFixed(1)} µs with raw fetch; the differences between rows here are of the order of the "±" column.`,
-    );
-  }
-  emit(lines.join("\n\n"));
-}
-
-function formatPercent(value: number): string {
-  return `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)}%`;
-}
-
-function formatMicros(value: number): string {
-  return `${value >= 0 ? "+" : "-"}${Math.abs(value).toFixed(1)} µs`;
+  return {
+    settings: pairs ? { ...options, pairs } : options,
+    rows: measurement.rows,
+    comparisons: await comparisons(measurement, list),
+  };
 }
 
 if (runs("overhead")) {
   const { fetch } = stubServer();
-  await overheadSection(
-    "1. Per-call overhead, stubbed fetch",
+  const pairs: PairOptions = { ...PAIRS, clock: OVERHEAD.clock ?? "wall" };
+  // Every comparison of this section comes from pairs of batches, each half seeing the same state of
+  // the machine; the table's rounds, seconds apart, spread too widely to judge the call budget.
+  const paired = async (
+    m: Measurement,
+    list: Contender[],
+    label: string,
+    name: string,
+    budget?: TimeBudget,
+  ): Promise<CallSection["comparisons"][number]> => {
+    const missing = notTimed(m, name, NAMES.openapiFetch);
+    const call = (row: string) => list.find((c) => c.name === row)?.call;
+    const [other, bare] = [call(name), call(NAMES.openapiFetch)];
+    if (missing !== undefined || !other || !bare) {
+      return { label, notMeasured: `${missing ?? name} did not run` };
+    }
+    const added = await pairedCost(bare, other, pairs);
+    return judged(label, name, NAMES.openapiFetch, added, added.micros, budget);
+  };
+  results.overhead = await callSection(
     { baseUrl: BASE_URL, fetch, transport: "stub" },
     OVERHEAD,
-    "No network: the fetch answers each call with a new Response of a pre-built body.",
-    true,
+    async (m, list) => [
+      ...(await sequence(
+        AUTHORISED.map(
+          ([name, label]) =>
+            () =>
+              paired(m, list, label, name, "call"),
+        ),
+      )),
+      await paired(m, list, "@engage-voice/client without middleware", NAMES.client),
+      await paired(m, list, "with a one-line header middleware", NAMES.clientHeader),
+    ],
+    pairs,
   );
+  print(renderOverhead(results.overhead));
 }
 
 if (runs("http")) {
   const server = await startLocalServer();
   try {
-    await overheadSection(
-      "2. The same calls over HTTP on 127.0.0.1",
+    results.http = await callSection(
       { baseUrl: server.url, fetch: globalThis.fetch, transport: "http" },
       HTTP,
-      "A node:http server in another process, keep-alive connections: what the overhead above is worth next to a round trip.",
-      false,
+      async (m) => [
+        fromRounds(m, "the client with the auth middleware", NAMES.clientAuth, NAMES.openapiFetch),
+      ],
     );
   } finally {
     await server.stop();
   }
+  print(renderHttp(results.http));
 }
 
 if (runs("coalescing")) {
-  const results = [];
+  const measured = [];
   let reason: string | undefined;
   for (const { calls, expiries } of CONCURRENCY) {
     const subject = await coalescingSubject();
@@ -164,91 +283,59 @@ if (runs("coalescing")) {
       reason = subject;
       break;
     }
-    results.push(await measureCoalescing(subject, calls, expiries));
+    measured.push(await measureCoalescing(subject, calls, expiries));
   }
-  emit(
-    reason
-      ? `## 3. Refresh coalescing\n\nnot measured: ${reason}`
-      : `## 3. Refresh coalescing\n\nA token manager on a stubbed token endpoint; its clock is moved past the access token's expiry, then the callers start in the same tick. Each expiry is crossed by bursts of \`getAccessToken()\` callers (timed: the wait across the expiry is the latency the renewal adds to a call; the wait with a valid token is the reference) and by bursts of calls through \`@engage-voice/client\` with the auth middleware (the token each request carried is read back from the stub).\n\n${coalescingTable(results)}`,
-  );
+  results.coalescing = reason ? { notMeasured: reason } : { results: measured };
+  print(renderCoalescing(results.coalescing));
 }
 
 if (runs("size")) {
-  const sizes: (Size | SizeFailure)[] = [];
-  for (const entry of [...(await ownEntries(await loadExclusions())), ...REFERENCE_ENTRIES]) {
-    const size = await measureSize(entry, "browser");
-    sizes.push(size);
-    if (!isSize(size)) {
-      sizes.push(await measureSize(entry, "node"));
-    }
-  }
-  const budgets = checkBudgets(sizes, await loadBudgets());
-  console.log(formatBudgetResults(budgets).join("\n"));
-  const both = sizes.find((s) => s.name === BOTH_ENTRY);
-  const app = sizes.find((s) => s.name === APP_ENTRY_NAME);
-  const floor = await measureSize(FLOOR_ENTRY, "browser");
-  const gzipOf = (s: Size | SizeFailure | undefined) => (s && isSize(s) ? s.gzip : undefined);
-  emit(
-    [
-      "## 4. Bundle size",
-      "esbuild, ESM, minified, of each package's whole public API unless the row says otherwise; gzip level 9. 1 kB = 1,000 bytes. Budgets from `apps/bench/size-budget.json`, enforced by `pnpm test`.",
-      sizeTable(sizes, budgets),
-      `**${aimVerdict(gzipOf(both))}**`,
-      "What an app of the exchange flow ships (the `production` condition, as Vite's and webpack's production builds resolve it), the floor beside it, and what each feature the app does not import by default adds when it does (the same bundle with the feature's import, less the app's imports on the same platform):",
-      appTable(app, floor, await measureOptIns()),
-      `**${appAimVerdict(gzipOf(app), gzipOf(floor), APP_AIM)}**`,
-    ].join("\n\n"),
-  );
+  results.sizes = await measureSizeRows();
+  results.app = await measureAppRows();
+  const budgets = await loadBudgets();
+  console.log(formatBudgetResults(checkBudgets(results.sizes, budgets)).join("\n"));
+  print(renderSizes(results.sizes, budgets, results.app));
 }
 
 if (runs("cli")) {
   const start = await measureStart();
-  emit(
-    [
-      "## 5. The command line",
-      "`@engage-voice/cli` (bin `engage-voice`): cold start-up of `node packages/cli/dist/cli.js --version`, `--help` and `token` against `node -e 0` on the same Node, each a new process, alternated, medians after two warm-ups; `token` reads a session that `engage-voice login` stored against a sandbox, stopped before timing (a request would fail the run); and its size.",
-      cliTable(start, await measureCliSizes()),
-      `**${tokenStartVerdict(start)}**`,
-    ].join("\n\n"),
-  );
+  results.cli = {
+    start,
+    sizes: await measureCliSizes(),
+    verdict: verdictOf(start.tokenRatio, TIME_BUDGETS.tokenStart),
+  };
+  print(renderCli(results.cli));
 }
 
 if (runs("pipeline")) {
   const steps = [];
+  let summary: { step: string; file: string } | undefined;
   for (const step of STEPS) {
     const result = await runStep(step);
-    steps.push(result);
-    if (result.tail) {
-      console.error(`${step.name} failed:\n${result.tail}`);
+    const { tail, summary: file, ...kept } = result;
+    steps.push(kept);
+    if (file && !summary) {
+      summary = { step: step.name, file };
+    }
+    if (tail) {
+      console.error(`${step.name} failed:\n${tail}`);
     }
   }
-  const tests = steps.find((s) => s.summary);
-  const path = tests?.summary
-    ? `**Critical path of the tests** (the chain of tasks, each started when the one before it ended, that ends last; the run's other tasks ran beside it): ${formatCriticalPath(await criticalPathOf(tests.summary))}.`
-    : "Critical path of the tests: not measured (turbo wrote no run summary).";
-  emit(
-    `## 6. Pipeline speed\n\nOne after the other, from the repository root.\n\n${pipelineTable(steps)}\n\n${path}`,
-  );
+  const section: PipelineSection | NotMeasured = summary
+    ? { steps, criticalPathOf: summary.step, criticalPath: await criticalPathOf(summary.file) }
+    : { notMeasured: "turbo wrote no run summary" };
+  results.pipeline = section;
+  print(renderPipeline(section));
+  print(renderCriticalPath(section, results));
 }
 
-const seconds = ((performance.now() - started) / 1000).toFixed(0);
-console.log(`The run took ${seconds} s.`);
+results.seconds = Math.round((performance.now() - started) / 1000);
+console.log(`The run took ${results.seconds} s.`);
 
 if (values["no-write"] || only.length < SECTIONS.length) {
-  console.log("BENCHMARKS.md left as it was (a partial run or --no-write).");
+  console.log("results.json and BENCHMARKS.md left as they were (a partial run or --no-write).");
 } else {
-  const file = join(REPO_ROOT, "BENCHMARKS.md");
-  const [machineSection, ...results] = out;
-  await writeFile(
-    file,
-    [
-      "# Benchmarks",
-      `Every figure below comes from one run of \`${COMMAND}\` on the machine described, on ${machine.date}; the run took ${seconds} s. The file is rewritten by that command: do not edit it by hand. The code is in [apps/bench](apps/bench).`,
-      `## Command\n\n\`\`\`sh\n${COMMAND}   # turbo run build, then pnpm --filter @engage-voice/bench bench\n\`\`\``,
-      machineSection,
-      ...results,
-      methodSection({ overhead: OVERHEAD, http: HTTP, concurrency: CONCURRENCY.map((c) => c.calls) }),
-    ].join("\n\n"),
-  );
-  console.log(`Wrote ${file}`);
+  await writeResults(results);
+  await writeFile(BENCHMARKS_FILE, renderBenchmarks(results, await loadBudgets()));
+  console.log(`Wrote apps/bench/results.json and ${BENCHMARKS_FILE}`);
 }

@@ -1,15 +1,33 @@
 // Times contenders with tinybench in several rounds. Each round starts at a different contender, so
 // no row always runs first (cold) or last (after the others' garbage), and the result of a row is the
 // median over the rounds. Ratios are taken within a round, against raw fetch of the same round.
-import { Bench } from "tinybench";
+import { Bench, type TimestampProvider } from "tinybench";
 import type { Contender } from "./contenders.ts";
+import { type Spread, spreadOf } from "./verdict.ts";
 
 export interface MeasureOptions {
   rounds: number;
   /** Time per contender and round, in ms. */
   time: number;
   warmupTime: number;
+  /**
+   * What a call's time is: `wall` (the default) is elapsed time; `cpu` is the process's CPU time
+   * (user + system, its collector's threads included), which other work on a shared machine moves far
+   * less. Only for calls that never wait on I/O (the stubbed fetch): CPU time leaves the waits out.
+   */
+  clock?: "wall" | "cpu";
 }
+
+/** The process's CPU time in ms, at µs resolution; its own cost (about 1 µs) is subtracted by tinybench. */
+export const cpuClock: TimestampProvider = {
+  name: "process.cpuUsage",
+  fn: () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  },
+  toMs: (value) => value as number,
+  fromMs: (value) => value,
+};
 
 export interface Row {
   name: string;
@@ -66,6 +84,7 @@ export async function measure(list: Contender[], options: MeasureOptions): Promi
       time: options.time,
       warmupTime: options.warmupTime,
       throws: true,
+      ...(options.clock === "cpu" ? { timestampProvider: cpuClock, subtractTimerOverhead: true } : {}),
       // A collection between rows keeps one row's garbage from being collected on another's clock.
       setup: () => collectGarbage?.(),
     });
@@ -115,6 +134,64 @@ export async function measure(list: Contender[], options: MeasureOptions): Promi
 /** Median over the rounds of (time of `name` / time of `reference`) - 1: the cost `name` adds. */
 export function addedCost(measurement: Measurement, name: string, reference: string): number {
   return median(measurement.rounds.map((r) => (r.get(name) as number) / (r.get(reference) as number) - 1));
+}
+
+/** The cost one call adds to another, over paired batches: its median, spread and time per call. */
+export interface AddedCost extends Spread {
+  of: string;
+  /** Median over the pairs of the time added per call, in µs. */
+  micros: number;
+}
+
+export interface PairOptions {
+  /** Pairs of batches, one of each call, alternating which goes first. */
+  pairs: number;
+  /** Calls in a batch, timed together. */
+  batch: number;
+  clock?: "wall" | "cpu";
+}
+
+/**
+ * The cost `other` adds to `base`, from batches of each run back to back, alternating which goes
+ * first: a pair sees the same state of a shared machine, so its ratio moves far less than ratios of
+ * rows timed a second apart. The result is the median and MAD of the per-pair added cost.
+ */
+export async function pairedCost(
+  base: () => Promise<unknown>,
+  other: () => Promise<unknown>,
+  { pairs, batch, clock = "wall" }: PairOptions,
+): Promise<AddedCost> {
+  const now = clock === "cpu" ? (cpuClock.fn as () => number) : () => performance.now();
+  const time = async (call: () => Promise<unknown>) => {
+    const start = now();
+    for (let i = 0; i < batch; i++) {
+      await call();
+    }
+    return (now() - start) / batch;
+  };
+  // A warm-up pair, not counted.
+  await time(base);
+  await time(other);
+  const added: number[] = [];
+  const micros: number[] = [];
+  for (let pair = 0; pair < pairs; pair++) {
+    let baseTime: number;
+    let otherTime: number;
+    if (pair % 2 === 0) {
+      baseTime = await time(base);
+      otherTime = await time(other);
+    } else {
+      otherTime = await time(other);
+      baseTime = await time(base);
+    }
+    added.push(otherTime / baseTime - 1);
+    micros.push((otherTime - baseTime) * 1000);
+  }
+  return {
+    ...spreadOf(added),
+    of: `alternating pairs of ${batch}-call batches${clock === "cpu" ? " in CPU time" : ""}`,
+    micros: median(micros),
+  };
 }
 
 /** Median over the rounds of (time of `name` - time of `reference`), in microseconds per call. */

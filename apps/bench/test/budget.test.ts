@@ -1,5 +1,6 @@
 // The size budgets of what a browser app ships, checked on every `pnpm test`: the bundles are built
-// from the packages' dist (turbo builds them first) and held against size-budget.json.
+// from the packages' dist (turbo builds them first) and held against size-budget.json, and every row
+// of the size section against the bytes the last `pnpm bench` wrote to results.json.
 import { describe, expect, it } from "vitest";
 import {
   BudgetFileError,
@@ -11,13 +12,14 @@ import {
   parseBudgets,
   parseExclusions,
 } from "../src/budget.ts";
+import { measureCliSizes } from "../src/cli.ts";
+import { isMeasured, REGENERATE, readResults } from "../src/results.ts";
+import { measureAppRows, measureSizeRows } from "../src/size-rows.ts";
 import {
   APP_ENTRY_NAME,
   bundle,
   COMBINED_ENTRIES,
-  FLOOR_ENTRY,
   isSize,
-  measureOptIns,
   measureSize,
   OPT_INS,
   ownEntries,
@@ -27,7 +29,8 @@ import { publicPackages } from "../src/workspace.ts";
 
 const excluded = await loadExclusions();
 const entries = await ownEntries(excluded);
-const sizes = await Promise.all(entries.map((entry) => measureSize(entry)));
+// The size section's rows (own entries and references), measured once for the budgets and results.json.
+const sizes = await measureSizeRows();
 const publicNames = (await publicPackages()).map((p) => p.name);
 
 describe("size budgets", () => {
@@ -44,6 +47,23 @@ describe("size budgets", () => {
     for (const name of publicNames) {
       expect(entries.some((e) => e.name === name) || name in excluded, name).toBe(true);
     }
+  });
+});
+
+describe("results.json", () => {
+  it("holds every bundle's size to the byte, as the current build bundles it", async () => {
+    const committed = await readResults();
+    expect(sizes, `the bundle sizes changed since the last run: ${REGENERATE}`).toEqual(committed.sizes);
+  });
+
+  it("holds the command line's bin sizes to the byte", async () => {
+    const committed = await readResults();
+    if (!isMeasured(committed.cli)) {
+      throw new Error(`results.json has no command-line section: ${REGENERATE}`);
+    }
+    expect(await measureCliSizes(), `the bin's sizes changed since the last run: ${REGENERATE}`).toEqual(
+      committed.cli.sizes,
+    );
   });
 });
 
@@ -90,19 +110,28 @@ describe("an app's imports (createClient + createTokenManager)", () => {
   });
 });
 
+// The floor and the opt-ins, measured once for their own test and for results.json.
+const appRows = await measureAppRows();
+
 describe("the floor and the opt-in features beside the app's imports", () => {
-  it("measure a floor below the app's imports and a cost above zero for each opt-in", async () => {
+  it("measure a floor below the app's imports and a cost above zero for each opt-in", () => {
     const app = sizes.find((s) => s.name === APP_ENTRY_NAME);
-    const floor = await measureSize(FLOOR_ENTRY);
+    const { floor, optIns } = appRows;
     if (!app || !isSize(app) || !isSize(floor)) {
       throw new Error("the app's imports or the floor did not bundle");
     }
     expect(floor.gzip).toBeLessThan(app.gzip);
-    const costs = await measureOptIns();
-    expect(costs.map((c) => c.name)).toEqual(OPT_INS.map((o) => o.name));
-    for (const cost of costs) {
+    expect(optIns.map((c) => c.name)).toEqual(OPT_INS.map((o) => o.name));
+    for (const cost of optIns) {
       expect("gzip" in cost && cost.gzip > 0, `${cost.name}: ${JSON.stringify(cost)}`).toBe(true);
     }
+  });
+
+  it("are held in results.json to the byte, as the current build bundles them", async () => {
+    const committed = await readResults();
+    expect(appRows, `the floor or an opt-in's cost changed since the last run: ${REGENERATE}`).toEqual(
+      committed.app,
+    );
   });
 });
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { addedCost, addedMicros, type Measurement, measure, median, quantile } from "../src/measure.ts";
+import {
+  addedCost,
+  addedMicros,
+  type Measurement,
+  measure,
+  median,
+  pairedCost,
+  quantile,
+} from "../src/measure.ts";
+import { spreadOf } from "../src/verdict.ts";
 
 describe("median and quantile", () => {
   it("take the middle, or the mean of the two middles", () => {
@@ -37,6 +46,33 @@ describe("addedCost", () => {
   });
 });
 
+describe("spreadOf, the spread of per-round added costs", () => {
+  it("is the median of the per-round added cost and the median absolute deviation from it", () => {
+    const added = spreadOf([1.1, 1.5, 1.2, 1.0, 1.3].map((b) => b / 1 - 1));
+    expect(added.median).toBeCloseTo(0.2);
+    // Deviations 0.1, 0.3, 0, 0.2, 0.1: their median is 0.1.
+    expect(added.spread).toBeCloseTo(0.1);
+    expect(added.rounds).toBe(5);
+  });
+});
+
+describe("pairedCost", () => {
+  it("reads the cost one call adds to another from alternating batches, with its spread", async () => {
+    const spin = (micros: number) => async () => {
+      const until = performance.now() + micros / 1000;
+      while (performance.now() < until) {}
+    };
+    const added = await pairedCost(spin(100), spin(150), { pairs: 9, batch: 5 });
+    expect(added.rounds).toBe(9);
+    expect(added.of).toBe("alternating pairs of 5-call batches");
+    // 150 µs against 100 µs: +50%, give or take a loaded machine's scheduling.
+    expect(added.median).toBeGreaterThan(0.2);
+    expect(added.median).toBeLessThan(0.9);
+    expect(added.micros).toBeGreaterThan(20);
+    expect(added.spread).toBeGreaterThanOrEqual(0);
+  });
+});
+
 describe("measure", () => {
   it("times each contender in every round, with the first as the baseline, and reports skipped ones", async () => {
     let calls = 0;
@@ -58,6 +94,38 @@ describe("measure", () => {
     expect(rows[1]?.opsPerSec).toBeGreaterThan(0);
     expect((rows[0]?.calls ?? 0) + (rows[1]?.calls ?? 0)).toBeLessThanOrEqual(calls);
     expect(rows[2]).toEqual({ name: "absent", skipped: "cannot be driven here" });
+  });
+
+  it("times in CPU time with clock: cpu, where a wait that burns no CPU costs next to nothing", async () => {
+    const sleeper = async () => new Promise((resolve) => setTimeout(resolve, 2));
+    // Spins until it has used 2 ms of CPU time, however busy the machine is.
+    const spinner = async () => {
+      const used = () => {
+        const { user, system } = process.cpuUsage();
+        return user + system;
+      };
+      const until = used() + 2_000;
+      while (used() < until) {}
+    };
+    const options = { rounds: 1, time: 40, warmupTime: 1 };
+    const wall = await measure(
+      [
+        { name: "sleep", call: sleeper },
+        { name: "spin", call: spinner },
+      ],
+      options,
+    );
+    const cpu = await measure(
+      [
+        { name: "sleep", call: sleeper },
+        { name: "spin", call: spinner },
+      ],
+      { ...options, clock: "cpu" },
+    );
+    // Both take at least 2 ms of wall time; only the spinner takes CPU time.
+    expect(wall.rows[0]?.microsPerCall).toBeGreaterThan(1500);
+    expect(cpu.rows[0]?.microsPerCall).toBeLessThan(1000);
+    expect(cpu.rows[1]?.microsPerCall).toBeGreaterThan(1000);
   });
 
   it("stops on a contender that throws instead of timing its failure", async () => {

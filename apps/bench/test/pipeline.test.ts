@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runStep } from "../src/pipeline.ts";
+import { runStep, testTasks } from "../src/pipeline.ts";
 
 describe("runStep", () => {
   it("times a command and keeps the failed task turbo names", async () => {
@@ -32,5 +32,18 @@ describe("runStep", () => {
       process.cwd(),
     );
     expect(result.summary).toBe("/repo/.turbo/runs/abc.json");
+  });
+});
+
+describe("testTasks", () => {
+  it("reads the turbo tasks of the root's test script, so the pipeline step runs what pnpm test runs", () => {
+    expect(testTasks("turbo run lint-spec typecheck test test:published && biome check .")).toEqual([
+      "lint-spec",
+      "typecheck",
+      "test",
+      "test:published",
+    ]);
+    expect(testTasks("turbo run test")).toEqual(["test"]);
+    expect(() => testTasks("vitest run")).toThrow("does not start with turbo run TASK...");
   });
 });

@@ -1,28 +1,40 @@
 import { describe, expect, it } from "vitest";
-import {
-  aimVerdict,
-  appAimVerdict,
-  appTable,
-  middlewareVerdict,
-  overheadTable,
-  pipelineTable,
-  table,
-} from "../src/report.ts";
+import { methodSection } from "../src/method.ts";
+import { aimVerdict, appAimVerdict, appTable, overheadTable, pipelineTable, table } from "../src/report.ts";
+import { TIME_BUDGETS } from "../src/verdict.ts";
 
-describe("the middleware verdict", () => {
-  it.each([
-    [0.1, "+10.0% (budget 10%): PASS"],
-    [0.1001, "+10.0% (budget 10%): FAIL"],
-    [-0.02, "-2.0% (budget 10%): PASS"],
-    [1.17, "+117.0% (budget 10%): FAIL"],
-  ])("reads %d as %s", (added, text) => {
-    expect(middlewareVerdict(added)).toBe(`middleware overhead vs bare openapi-fetch: ${text}`);
+describe("the method", () => {
+  it("states the budget and the goal of the one budget constant, the pairs, and every authorised path", () => {
+    const text = methodSection({
+      overhead: { rounds: 25, time: 60, warmupTime: 15, pairs: { pairs: 201, batch: 200 } },
+      http: { rounds: 7, time: 150, warmupTime: 30 },
+      concurrency: [1],
+    });
+    const { budget, goal } = TIME_BUDGETS.call;
+    expect(text).toContain(`a budget of ${budget * 100}% and a goal of ${goal * 100}%`);
+    expect(text).toContain("25 rounds of 60 ms");
+    expect(text).toContain("201 pairs of batches of 200 calls");
+    for (const path of ["auth.fetch", "auth.client()", "auth middleware"]) {
+      expect(text).toContain(path);
+    }
+  });
+
+  it("says when the paired verdicts were not measured", () => {
+    const text = methodSection({ overhead: undefined, http: undefined, concurrency: [1] });
+    expect(text).toContain("has a\nverdict, not measured in this run.");
   });
 });
 
 describe("tables", () => {
   it("escape pipes inside cells", () => {
     expect(table(["a"], [["x | y"]])).toBe("| a |\n|---|\n| x \\| y |");
+  });
+
+  it("name CPU time in the head when the section was timed in it", () => {
+    expect(overheadTable([], "raw fetch", "cpu")).toContain(
+      "| client | calls per CPU second | CPU µs per call | CPU time vs raw fetch |",
+    );
+    expect(overheadTable([], "raw fetch")).toContain("| client | ops/s | µs per call | time vs raw fetch |");
   });
 
   it("say why a row was not measured", () => {

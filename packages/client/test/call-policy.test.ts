@@ -1,5 +1,6 @@
 // The call policy of every client: one deadline, the caller's abort, retries of idempotent calls.
 // Waits go through an injected sleep, so no test waits on the wall clock for a retry.
+import { getEventListeners } from "node:events";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setFlagsFromString } from "node:v8";
@@ -8,12 +9,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   ClientOptionsError,
   callDefaults,
+  callPolicyOf,
   createClient,
   createLegacyClient,
   MAX_RETRY_AFTER_MS,
   RequestTimeoutError,
   retriedStatuses,
   retryAfterMs,
+  runCall,
 } from "../src/index.js";
 import { stubFetch } from "./stub-fetch.js";
 
@@ -294,6 +297,35 @@ describe("abort", () => {
     const call = createClient({ fetch, ...quiet }).GET(USERS, { signal: AbortSignal.abort() });
     await expect(call).rejects.toMatchObject({ name: "AbortError" });
     expect(requests).toHaveLength(0);
+  });
+});
+
+describe("what a call leaves behind", () => {
+  // undici's Request keeps the signal it follows until a finaliser runs, some collections after the
+  // call: a listener of the call's own would keep its answer and body alive that long too.
+  it.each([
+    ["an answer read at once", false, [200]],
+    ["a stream the caller reads", true, [200]],
+    ["a retried answer", false, [503, 200]],
+  ])("leaves no listener on the call's signal: %s", async (_, keep, statuses) => {
+    const signals: AbortSignal[] = [];
+    const policy = callPolicyOf({ ...quiet, sleep: async () => {} });
+    let i = 0;
+    await runCall(
+      "GET /x",
+      "GET",
+      policy,
+      undefined,
+      async (signal) => {
+        signals.push(signal);
+        return { response: new Response("", { status: statuses[i++] as number }) };
+      },
+      keep,
+    );
+    expect(signals).toHaveLength(statuses.length);
+    for (const signal of signals) {
+      expect(getEventListeners(signal, "abort")).toHaveLength(0);
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import { plainEnv } from "@engage-voice/release/env";
 import { type ServedRegistry, serveRegistry } from "@engage-voice/release/registry";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempHome } from "./helpers.js";
+import { tempHome } from "../helpers.js";
 
 const run = promisify(execFile);
 

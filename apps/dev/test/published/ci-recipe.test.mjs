@@ -20,7 +20,7 @@ import { plainEnv } from "@engage-voice/release/env";
 import { serveRegistry } from "@engage-voice/release/registry";
 import { freePort } from "@engage-voice/test-kit/servers";
 
-const root = fileURLToPath(new URL("../../..", import.meta.url));
+const root = fileURLToPath(new URL("../../../..", import.meta.url));
 const run = promisify(execFile);
 const PRISM = "@stoplight/prism-cli@5.16.0";
 const packages = ["spec", "sandbox", "client", "auth"].map((name) => `@engage-voice/${name}`);
