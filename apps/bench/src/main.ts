@@ -1,6 +1,6 @@
 // `pnpm --filter @engage-voice/bench bench`: runs every section, prints each table as it is done, and
 // writes the figures of this run to apps/bench/results.json and BENCHMARKS.md, rendered from them.
-//   --only=overhead,http,coalescing,size,cli,pipeline   run some sections (neither file is written)
+//   --only=overhead,http,coalescing,size,cli,sandbox,pipeline run some sections (neither file is written)
 //   --no-write                                      print only
 //   --rounds=N                                      rounds of the per-call tables (overhead, http)
 //   --pairs=N                                       pairs of batches behind each per-call comparison
@@ -32,6 +32,7 @@ import {
   renderHttp,
   renderOverhead,
   renderPipeline,
+  renderSandbox,
   renderSizes,
 } from "./render.ts";
 import { describeMachine, loadAtStart, machineTable } from "./report.ts";
@@ -45,11 +46,13 @@ import {
   type Results,
   writeResults,
 } from "./results.ts";
+import { measureSandboxLoad } from "./sandbox-load.ts";
+import { ratiosTo } from "./sandbox-table.ts";
 import { measureAppRows, measureSizeRows } from "./size-rows.ts";
 import { ACCOUNTS_BODY, BASE_URL, stubServer } from "./stub.ts";
 import { type Spread, spreadOf, TIME_BUDGETS, type TimeBudget, verdictOf } from "./verdict.ts";
 
-const SECTIONS = ["overhead", "http", "coalescing", "size", "cli", "pipeline"] as const;
+const SECTIONS = ["overhead", "http", "coalescing", "size", "cli", "sandbox", "pipeline"] as const;
 type Section = (typeof SECTIONS)[number];
 
 // Many short rounds rather than a few long ones: the verdicts compare per-round ratios, and their
@@ -143,6 +146,7 @@ const results: Results = {
   app: skipped,
   cli: skipped,
   pipeline: skipped,
+  sandbox: skipped,
 };
 const print = (markdown: string) => console.log(`${markdown}\n`);
 
@@ -305,6 +309,22 @@ if (runs("cli")) {
     verdict: verdictOf(start.tokenRatio, TIME_BUDGETS.tokenStart),
   };
   print(renderCli(results.cli));
+}
+
+if (runs("sandbox")) {
+  const load = await measureSandboxLoad();
+  results.sandbox = {
+    load,
+    verdicts: load.rows.map((row) => {
+      const bareOverSandbox = spreadOf(ratiosTo(row, "bare").map((ratio) => 1 / ratio));
+      return {
+        connections: row.connections,
+        bareOverSandbox,
+        verdict: verdictOf(bareOverSandbox, TIME_BUDGETS.sandboxLoad),
+      };
+    }),
+  };
+  print(renderSandbox(results.sandbox));
 }
 
 if (runs("pipeline")) {

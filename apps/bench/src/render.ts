@@ -25,7 +25,9 @@ import {
   type NotMeasured,
   type PipelineSection,
   type Results,
+  type SandboxSection,
 } from "./results.ts";
+import { sandboxLoadTable } from "./sandbox-table.ts";
 import type { AppRows } from "./size-rows.ts";
 import { APP_AIM, APP_ENTRY_NAME, BOTH_ENTRY, isSize, type Size, type SizeFailure } from "./sizes.ts";
 import { isInsideTheNoise, TIME_BUDGETS } from "./verdict.ts";
@@ -43,6 +45,7 @@ export const TITLES = {
   cli: "5. The command line",
   pipeline: "6. Pipeline speed",
   criticalPath: "7. CI critical path",
+  sandbox: "8. The sandbox as a CI server",
 } as const;
 
 /** A comparison's figure with its spread; with its verdict when it is held to a budget. */
@@ -175,6 +178,22 @@ export function renderCriticalPath(
 }
 
 /** The whole of BENCHMARKS.md. */
+export function renderSandbox(section: SandboxSection | NotMeasured | undefined): string {
+  if (!section || !isMeasured(section)) {
+    return notMeasured(TITLES.sandbox, section ?? { notMeasured: "no section in results.json" });
+  }
+  const { budget } = TIME_BUDGETS.sandboxLoad;
+  return [
+    `## ${TITLES.sandbox}`,
+    "What a user's CI meets when it runs thousands of calls against the sandbox.",
+    sandboxLoadTable(section.load),
+    ...section.verdicts.map(
+      ({ connections, bareOverSandbox: r, verdict }) =>
+        `**${connections} connections: a bare Hono app answers ${r.median.toFixed(2)}× ± ${r.spread.toFixed(2)} the sandbox's requests per second (budget ${budget.toFixed(2)}×, twice the throughput of issue 20's 6.67×): ${verdict}**`,
+    ),
+  ].join("\n\n");
+}
+
 export function renderBenchmarks(results: Results, budgets: readonly Budget[]): string {
   const settings = (section: CallSection | NotMeasured) =>
     isMeasured(section) ? section.settings : undefined;
@@ -190,6 +209,7 @@ export function renderBenchmarks(results: Results, budgets: readonly Budget[]): 
     renderCli(results.cli),
     renderPipeline(results.pipeline),
     renderCriticalPath(results.pipeline, results),
+    renderSandbox(results.sandbox),
     methodSection({
       overhead: settings(results.overhead),
       http: settings(results.http),

@@ -9,6 +9,7 @@ import type { PathStep } from "./critical-path.ts";
 import type { MeasureOptions, PairOptions, Row } from "./measure.ts";
 import { REPO_ROOT } from "./pipeline.ts";
 import type { Load, Machine } from "./report.ts";
+import type { SandboxLoad } from "./sandbox-table.ts";
 import type { AppRows } from "./size-rows.ts";
 import { isSize, type Size, type SizeFailure } from "./sizes.ts";
 import {
@@ -98,6 +99,13 @@ export interface Results {
   app: AppRows | NotMeasured;
   cli: CliSection | NotMeasured;
   pipeline: PipelineSection | NotMeasured;
+  sandbox: SandboxSection | NotMeasured;
+}
+
+/** The sandbox under load, with the verdict of each connection count against `sandboxLoad`. */
+export interface SandboxSection {
+  load: SandboxLoad;
+  verdicts: { connections: number; bareOverSandbox: Spread; verdict: Verdict }[];
 }
 
 export function isMeasured<T extends object>(section: T | NotMeasured): section is T {
@@ -221,6 +229,18 @@ export function resultProblems(results: Results): string[] {
           results.cli.verdict,
         ),
       );
+    }
+  }
+  if (!results.sandbox || !isMeasured(results.sandbox)) {
+    problems.push(`the sandbox under load was not measured: ${results.sandbox?.notMeasured ?? "no section"}`);
+  } else {
+    for (const { connections, bareOverSandbox, verdict } of results.sandbox.verdicts) {
+      const where = `the sandbox at ${connections} connections`;
+      const shape = spreadProblems(where, bareOverSandbox);
+      problems.push(...shape);
+      if (shape.length === 0) {
+        problems.push(...verdictProblems(where, bareOverSandbox, TIME_BUDGETS.sandboxLoad, verdict));
+      }
     }
   }
   if (!isMeasured(results.pipeline)) {
