@@ -13,16 +13,9 @@ export interface Answer {
   path: string;
 }
 
-/**
- * One request; the body is read as text and, when it is JSON, parsed. Each goes over a connection of
- * its own (`Connection: close`): on a loaded machine a stalled test process can pick a kept-alive
- * socket that the server (Prism, the sandbox: any Node server's idle timeout) has already closed, and the call fails with
- * ECONNRESET. Retrying is no cure: a resent refresh would spend a token.
- */
+/** One request; the body is read as text and, when it is JSON, parsed. */
 export async function call(base: string, path: string, init: RequestInit = {}): Promise<Answer> {
-  const headers = new Headers(init.headers);
-  headers.set("connection", "close");
-  const response = await fetch(base + path, { ...init, headers });
+  const response = await fetch(base + path, init);
   const body = await response.text();
   let json: unknown;
   try {
