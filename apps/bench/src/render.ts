@@ -178,9 +178,9 @@ export function renderCriticalPath(
 }
 
 /** The whole of BENCHMARKS.md. */
-export function renderSandbox(section: SandboxSection | NotMeasured | undefined): string {
-  if (!section || !isMeasured(section)) {
-    return notMeasured(TITLES.sandbox, section ?? { notMeasured: "no section in results.json" });
+export function renderSandbox(section: SandboxSection | NotMeasured): string {
+  if (!isMeasured(section)) {
+    return notMeasured(TITLES.sandbox, section);
   }
   const { budget } = TIME_BUDGETS.sandboxLoad;
   return [

@@ -1,5 +1,6 @@
 // The table of the sandbox under load (src/sandbox-load.ts measures it): pure, so that BENCHMARKS.md
 // renders from results.json without loading the load generator.
+import { median } from "./measure.ts";
 import { ACCOUNTS_PATH } from "./stub.ts";
 
 /** The servers loaded, in the order of the table. */
@@ -30,7 +31,6 @@ export interface SandboxLoad {
   rows: SandboxLoadRow[];
 }
 
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const spread = (xs: readonly number[], digits = 0) =>
   `${median(xs).toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })} [${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}]`;
 
