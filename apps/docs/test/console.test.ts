@@ -4,12 +4,10 @@
 // choices, and an exchange then an accounts call, each sent with the page's own controls, answer 200.
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
-import { serveStatic } from "@engage-voice/test-kit/servers";
+import type { RunningSandbox } from "@engage-voice/sandbox";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error: plain ES modules without declarations
-import { fillSandbox } from "../scripts/sandbox-page.mjs";
+import { type BesideSandbox, serveBesideSandbox } from "./beside-sandbox.js";
 import { launchChromium, openPage } from "./chromium.js";
 
 const require = createRequire(import.meta.url);
@@ -84,18 +82,15 @@ describe("try-it console (dist/console.html)", () => {
 
   describe("as pnpm start serves it, next to the sandbox", () => {
     let sandbox: RunningSandbox;
-    let docs: { url: string; stop: () => Promise<void> };
+    let docs: BesideSandbox["docs"];
+    let served: BesideSandbox | undefined;
 
     beforeAll(async () => {
-      sandbox = await startSandbox();
-      docs = await serveStatic(new URL(".", dist).pathname, {
-        transform: (pathname: string, body: Buffer) =>
-          pathname === "/console.html" ? fillSandbox(body.toString("utf8"), sandbox) : body,
-      });
+      served = await serveBesideSandbox(dist, "/console.html");
+      ({ sandbox, docs } = served);
     });
     afterAll(async () => {
-      await docs?.stop();
-      await sandbox?.stop();
+      await served?.stop();
     });
 
     it("runs an exchange, then an accounts call with its token, from the page's own controls", async () => {

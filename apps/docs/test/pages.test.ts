@@ -7,14 +7,15 @@
 import { access, mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { defaultBaseUrls } from "@engage-voice/client";
-import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
+import type { RunningSandbox } from "@engage-voice/sandbox";
 import { serveStatic } from "@engage-voice/test-kit/servers";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain ES modules without declarations
 import { errorCodesOf, presentable } from "../scripts/present.mjs";
 // @ts-expect-error: plain ES modules without declarations
-import { fillReference, fillSandbox } from "../scripts/sandbox-page.mjs";
+import { fillReference } from "../scripts/sandbox-page.mjs";
+import { type BesideSandbox, serveBesideSandbox } from "./beside-sandbox.js";
 import { launchChromium, openPage } from "./chromium.js";
 import { runCurl, runTypeScript, typecheck, writeSamples } from "./run-samples.js";
 
@@ -419,21 +420,16 @@ describe("getting started (dist/index.html)", () => {
 
   describe("as pnpm start serves it, next to the sandbox", () => {
     let sandbox: RunningSandbox;
-    let docs: { url: string; stop: () => Promise<void> };
+    let docs: BesideSandbox["docs"];
+    let served: BesideSandbox | undefined;
 
     beforeAll(async () => {
       // The sandbox as pnpm start runs it, its exchange limit included: the page's path fits in it.
-      sandbox = await startSandbox();
-      docs = await serveStatic(new URL(".", dist).pathname, {
-        transform: (pathname: string, body: Buffer) =>
-          pathname === "/index.html"
-            ? fillSandbox(body.toString("utf8"), sandbox, { mockUrl: "http://127.0.0.1:4010" })
-            : body,
-      });
+      served = await serveBesideSandbox(dist, "/index.html", { mockUrl: "http://127.0.0.1:4010" });
+      ({ sandbox, docs } = served);
     });
     afterAll(async () => {
-      await docs?.stop();
-      await sandbox?.stop();
+      await served?.stop();
     });
 
     it("serves the reference with samples that call the sandbox", async () => {
