@@ -159,9 +159,16 @@ export interface PairOptions {
 export async function pairedCost(
   base: () => Promise<unknown>,
   other: () => Promise<unknown>,
-  { pairs, batch, clock = "wall" }: PairOptions,
+  {
+    pairs,
+    batch,
+    clock = "wall",
+    now = clock === "cpu" ? (cpuClock.fn as () => number) : () => performance.now(),
+  }: PairOptions & {
+    /** Milliseconds; the clock `clock` names unless a test injects one. */
+    now?: () => number;
+  },
 ): Promise<AddedCost> {
-  const now = clock === "cpu" ? (cpuClock.fn as () => number) : () => performance.now();
   const time = async (call: () => Promise<unknown>) => {
     const start = now();
     for (let i = 0; i < batch; i++) {

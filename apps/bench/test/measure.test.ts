@@ -58,18 +58,18 @@ describe("spreadOf, the spread of per-round added costs", () => {
 
 describe("pairedCost", () => {
   it("reads the cost one call adds to another from alternating batches, with its spread", async () => {
-    const spin = (micros: number) => async () => {
-      const until = performance.now() + micros / 1000;
-      while (performance.now() < until) {}
+    // An injected clock: each call moves it by its cost, so the verdict races nothing.
+    let clock = 0;
+    const costs = (micros: number) => async () => {
+      clock += micros / 1000;
     };
-    const added = await pairedCost(spin(100), spin(150), { pairs: 9, batch: 5 });
+    const added = await pairedCost(costs(100), costs(150), { pairs: 9, batch: 5, now: () => clock });
     expect(added.rounds).toBe(9);
     expect(added.of).toBe("alternating pairs of 5-call batches");
-    // 150 µs against 100 µs: +50%, give or take a loaded machine's scheduling.
-    expect(added.median).toBeGreaterThan(0.2);
-    expect(added.median).toBeLessThan(0.9);
-    expect(added.micros).toBeGreaterThan(20);
-    expect(added.spread).toBeGreaterThanOrEqual(0);
+    // 150 µs against 100 µs: +50%, 50 µs a call, the same in every pair.
+    expect(added.median).toBeCloseTo(0.5);
+    expect(added.micros).toBeCloseTo(50);
+    expect(added.spread).toBeCloseTo(0);
   });
 });
 
