@@ -1,7 +1,7 @@
 import { callDefaults, createClient, createLegacyClient } from "@engage-voice/client";
 import { describe, expect, it } from "vitest";
 import { apiTokenMiddleware, type EngageVoiceAuthError } from "../src/index.js";
-import { BASE, LEGACY_BASE, setup } from "./fake-server.js";
+import { ACCOUNTS, BASE, LEGACY_BASE, setup } from "./fake-server.js";
 
 const limited = (retryAfter: string) => ({ status: 429, headers: { "Retry-After": retryAfter } });
 
@@ -24,7 +24,7 @@ describe("an idempotent call answered 408, 429 or 5xx goes again under the call 
     s.server.fail("accounts", limited("2"), limited("3"));
     const { response, data } = await client.GET("/voice/api/v1/admin/accounts");
     expect(response.status).toBe(200);
-    expect(data).toEqual([{ accountId: "99990001", accountName: "Sub" }]);
+    expect(data).toEqual(ACCOUNTS);
     expect(s.server.calls.accounts).toBe(3);
     expect(s.sleeps).toEqual([2_000, 3_000]);
   });
@@ -136,7 +136,7 @@ describe("the base URL is given once", () => {
 
   it("apiTokenMiddleware without a baseUrl authorises the legacy client it is used on", async () => {
     const s = setup();
-    s.server.addApiToken("aws80:permanent");
+    await s.server.addApiToken("aws80:permanent");
     const legacy = createLegacyClient({ baseUrl: LEGACY_BASE, fetch: s.server.fetch });
     legacy.use(apiTokenMiddleware("aws80:permanent"));
     const { data, response } = await legacy.GET("/voice/api/v1/admin/token");

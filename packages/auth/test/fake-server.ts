@@ -1,10 +1,10 @@
-// The token manager on the test kit's fake hosts and fake clock. The kit's exports are re-exported,
-// so a test imports everything it needs from here.
-import { fakeHosts, type HostsOptions } from "@engage-voice/test-kit";
+// The token manager on the fake hosts (the sandbox with faults on top) and a fake clock. The test
+// kit's and the fake hosts' exports are re-exported, so a test imports everything it needs from here.
+import { fakeHosts, type HostsOptions } from "@engage-voice/fake-hosts";
 import { createTokenManager, type TokenManagerOptions } from "../src/index.js";
 
+export * from "@engage-voice/fake-hosts";
 export * from "@engage-voice/test-kit";
-
 /** Fake hosts whose `managerOn(store, options)` makes this package's token managers. */
 export const hostsFor = (hostsOptions: HostsOptions = {}) => fakeHosts(createTokenManager, hostsOptions);
 

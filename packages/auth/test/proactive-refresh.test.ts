@@ -1,7 +1,7 @@
 import { createClient } from "@engage-voice/client";
 import { describe, expect, it, vi } from "vitest";
 import { createTokenManager } from "../src/index.js";
-import { BASE, fakeClock, fakeServer, setup } from "./fake-server.js";
+import { BASE, fakeClock, fakeServer, PARENT_TOKEN, setup } from "./fake-server.js";
 import { momentsNow, moveTo } from "./renewal-times.js";
 
 /** Resolves once the background renewal has stored its token set. */
@@ -112,7 +112,7 @@ describe("proactive refresh", () => {
     const before = timers();
     const auth = createTokenManager({
       baseUrl: BASE,
-      rcAccessToken: "rc-parent-token-1",
+      rcAccessToken: PARENT_TOKEN,
       fetch: server.fetch,
       clock,
     });

@@ -83,7 +83,7 @@ describe("refresh token rotation", () => {
     const s = setup({ store }, { refreshWithoutRefreshToken: true });
     await s.auth.getAccessToken();
     const original = writes[0]?.refreshToken;
-    expect(original).toMatch(/^refresh-/);
+    expect([...s.server.secrets]).toContain(original);
     for (let i = 0; i < 3; i++) {
       s.clock.advance(300_000);
       await s.auth.getAccessToken();

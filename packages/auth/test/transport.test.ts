@@ -10,9 +10,9 @@ import {
   legacyLogin,
   TransportRefusedError,
 } from "../src/index.js";
-import { BASE, LEGACY_BASE, LEGACY_USER, setup } from "./fake-server.js";
+import { BASE, LEGACY_BASE, LEGACY_USER, PARENT_TOKEN, setup } from "./fake-server.js";
 
-const rc = { rcAccessToken: "rc-parent-token-1" };
+const rc = { rcAccessToken: PARENT_TOKEN };
 
 describe("transport policy", () => {
   it.each([
@@ -77,7 +77,7 @@ describe("transport policy", () => {
   it("apiTokenMiddleware: sends X-Auth-Token to its origin only, never with Authorization", async () => {
     const s = setup();
     const legacy = createLegacyClient({ baseUrl: LEGACY_BASE, fetch: s.server.fetch });
-    s.server.addApiToken("aws80:permanent");
+    await s.server.addApiToken("aws80:permanent");
     legacy.use(apiTokenMiddleware("aws80:permanent", { baseUrl: LEGACY_BASE }));
     const listed = await legacy.GET("/voice/api/v1/admin/token", {
       headers: { Authorization: "Bearer stray" },
@@ -169,7 +169,7 @@ describe("redirects over real sockets on 127.0.0.1", () => {
     };
     const auth = createTokenManager({
       baseUrl: origin,
-      rcAccessToken: "rc-parent-token-1",
+      rcAccessToken: PARENT_TOKEN,
       fetch: keepsHeaders,
     });
     const viaMiddleware = createClient({ baseUrl: origin, fetch: keepsHeaders });

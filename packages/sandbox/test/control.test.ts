@@ -1,6 +1,5 @@
 // Time and state control: in process and over HTTP (only when enabled), so a user's token-handling
 // tests need no sleeps.
-import { createTokenManager } from "@engage-voice/auth";
 import { describe, expect, it } from "vitest";
 import { CONTROL_PATH } from "../src/app.js";
 import {
@@ -100,36 +99,5 @@ describe("time and state control", () => {
     const sandbox = await open();
     const answer = await call(sandbox.mainUrl, CONTROL_PATH, post({ action: "reset" }));
     expect(answer.status).toBe(404);
-  });
-
-  it("a token manager on the sandbox's clock renews across an expiry with no sleep: one refresh, no 401", async () => {
-    const sandbox = await controlled({ tokenLifetimeMs: 2_000, now: manualClock().now });
-    let expired = 0;
-    let refreshes = 0;
-    const auth = createTokenManager({
-      baseUrl: sandbox.mainUrl,
-      rcAccessToken: "sandbox-rc-token-ada",
-      clock: { now: () => sandbox.control.now() },
-      logger: {},
-      fetch: async (request) => {
-        if (request.url.endsWith("/api/auth/token/refresh")) {
-          refreshes++;
-        }
-        const response = await fetch(request);
-        if (response.status === 401) {
-          expired++;
-        }
-        return response;
-      },
-    });
-    const client = auth.client();
-    await auth.getAccessToken();
-    sandbox.control.advance(2_100);
-    const answers = await Promise.all(
-      Array.from({ length: 200 }, () => client.GET("/voice/api/v1/admin/accounts")),
-    );
-    expect(answers.every(({ response }) => response.status === 200)).toBe(true);
-    expect(expired).toBe(0);
-    expect(refreshes).toBe(1);
   });
 });

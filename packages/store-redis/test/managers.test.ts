@@ -1,7 +1,7 @@
 // Token managers of several "processes" (each with its own Redis connection) on one redisStore,
 // against the auth package's fake token server on a fake clock.
 import { createTokenManager, type FetchLike, type TokenStore } from "@engage-voice/auth";
-import { fakeHosts } from "@engage-voice/test-kit";
+import { fakeHosts } from "@engage-voice/fake-hosts";
 import { describe, expect, it } from "vitest";
 import { redisStore } from "../src/index.js";
 import { connect, freshKey } from "./helpers.js";

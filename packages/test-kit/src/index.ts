@@ -11,7 +11,6 @@ export {
   responseProblems,
   schemaProblems,
 } from "./document.js";
-export * from "./fake-hosts.js";
 export {
   type Answer,
   bearer,
@@ -26,7 +25,6 @@ export {
 } from "./http.js";
 export { stoppedAfterEach } from "./lifecycle.js";
 export { type Logger, recordingLogger } from "./logger.js";
-export { fakeHosts, type HostedOptions, type HostsOptions } from "./managers.js";
 export { expectOneRefreshForAllProcesses, expired, runTogether } from "./race.js";
 
 declare module "vitest" {

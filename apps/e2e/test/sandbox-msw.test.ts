@@ -1,8 +1,9 @@
 // A user's test routes the client and auth packages to the sandbox through msw: no port, no server.
+// Here rather than in the sandbox's tests, which cannot use auth (auth's tests use the sandbox).
 import { apiTokens, createTokenManager, legacyLogin } from "@engage-voice/auth";
+import { sandboxHandlers } from "@engage-voice/sandbox/msw";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxHandlers } from "../src/msw.js";
 
 const { handlers, apps } = sandboxHandlers();
 const server = setupServer(...handlers);

@@ -1,9 +1,8 @@
 // One set-up for "a token manager on the fake hosts", shared by the packages that rebuild it (auth,
-// store-redis). The manager's factory is the caller's: the kit cannot depend on @engage-voice/auth,
-// whose tests depend on the kit (a cycle turbo refuses), so each package passes `createTokenManager`.
-import { type FakeClock, fakeClock } from "./clock.js";
-import { BASE, fakeServer, type ServerOptions } from "./fake-hosts.js";
-import { recordingLogger } from "./logger.js";
+// store-redis). The manager's factory is the caller's: this package cannot depend on
+// @engage-voice/auth, whose tests depend on it (a cycle turbo refuses), so each passes `createTokenManager`.
+import { type FakeClock, fakeClock, recordingLogger } from "@engage-voice/test-kit";
+import { BASE, fakeServer, type ServerOptions } from "./hosts.js";
 
 /** What every manager on the fake hosts is given; a test's `options` override any of it. */
 export interface HostedOptions {

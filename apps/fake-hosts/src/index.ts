@@ -1,0 +1,14 @@
+// `@engage-voice/fake-hosts`: the hosts as the sandbox, with faults on top (see README.md).
+export { ACCOUNTS } from "@engage-voice/sandbox/app";
+export {
+  BASE,
+  type Endpoint,
+  type FakeServer,
+  type Fault,
+  fakeServer,
+  LEGACY_BASE,
+  LEGACY_USER,
+  PARENT_TOKEN,
+  type ServerOptions,
+} from "./hosts.js";
+export { fakeHosts, type HostedOptions, type HostsOptions } from "./managers.js";
