@@ -11,15 +11,6 @@ import { type FakeClock, operationOf } from "@engage-voice/test-kit";
 export const BASE = "https://engage.example.test";
 export const LEGACY_BASE = "https://portal.example.test";
 
-export type Endpoint =
-  | "exchange"
-  | "refresh"
-  | "accounts"
-  | "login"
-  | "createToken"
-  | "listTokens"
-  | "deleteToken";
-
 /** The document's operations the tests count, by operation id: requests are routed by the document. */
 const ENDPOINTS = {
   exchangeAccessToken: "exchange",
@@ -29,9 +20,10 @@ const ENDPOINTS = {
   createApiToken: "createToken",
   listApiTokens: "listTokens",
   deleteApiToken: "deleteToken",
-} as const satisfies Record<string, Endpoint>;
+} as const;
 
 type CountedId = keyof typeof ENDPOINTS;
+export type Endpoint = (typeof ENDPOINTS)[CountedId];
 const TOKEN_CALLS: readonly Endpoint[] = ["exchange", "refresh", "login"];
 const API_CALLS: readonly Endpoint[] = ["accounts", "createToken", "listTokens", "deleteToken"];
 
@@ -124,19 +116,13 @@ export function fakeServer(options: ServerOptions) {
     legacyLogins: [{ ...SEEDED_LOGIN, ...LEGACY_USER }],
   });
   const serverNow = () => apps.control.now();
-  const calls: Record<Endpoint, number> = {
-    exchange: 0,
-    refresh: 0,
-    accounts: 0,
-    login: 0,
-    createToken: 0,
-    listTokens: 0,
-    deleteToken: 0,
-  };
+  const calls = Object.fromEntries(Object.values(ENDPOINTS).map((name) => [name, 0])) as Record<
+    Endpoint,
+    number
+  >;
   const faults: Partial<Record<Endpoint, Fault[]>> = {};
-  /** What the client was given -> what the sandbox issued: rewritten access tokens, added API tokens. */
+  /** Access token the client was given -> the one the sandbox issued, where the layer rewrote it. */
   const aliases = new Map<string, string>();
-  const aliasOf = new Map<string, string>();
   /** Refresh token the client holds -> the sandbox's live one, while refresh answers leave it out. */
   const heldRefresh = new Map<string, string>();
   /** Every refresh token the sandbox issued, for revoking their sessions. */
@@ -152,14 +138,7 @@ export function fakeServer(options: ServerOptions) {
   /** API calls answered `401 Jwt is expired`. */
   let expiredAnswers = 0;
   const requests: Request[] = [];
-  let serial = 0;
 
-  function alias(given: string, issued: string) {
-    aliases.set(given, issued);
-    aliasOf.set(issued, given);
-    secrets.add(given);
-    secrets.add(issued);
-  }
   const unalias = (value: string) => aliases.get(value) ?? value;
 
   function route(request: Request): { endpoint?: Endpoint; app: typeof apps.main } {
@@ -186,12 +165,7 @@ export function fakeServer(options: ServerOptions) {
     if (apiToken !== null) {
       headers.set("X-Auth-Token", unalias(apiToken));
     }
-    const url = new URL(request.url);
-    if (endpoint === "deleteToken") {
-      const segments = url.pathname.split("/");
-      const target = decodeURIComponent(segments.pop() ?? "");
-      url.pathname = [...segments, encodeURIComponent(unalias(target))].join("/");
-    }
+    const url = request.url;
     if (endpoint === "refresh") {
       const form = new URLSearchParams(await request.clone().text());
       const held = form.get("refresh_token") ?? "";
@@ -210,7 +184,7 @@ export function fakeServer(options: ServerOptions) {
     secrets.add(issued);
     let given = issued;
     if (!jwt) {
-      given = `opaque-access-${++serial}`;
+      given = `opaque-access-${crypto.randomUUID()}`;
     } else if (!iat || lifetimeSeconds < 1) {
       const [header, , signature] = issued.split(".");
       const { iat: issuedAt, ...claims } = decodeClaims(issued) ?? {};
@@ -218,7 +192,8 @@ export function fakeServer(options: ServerOptions) {
       given = `${header}.${b64({ ...claims, ...(iat ? { iat: issuedAt } : {}), ...exp })}.${signature}`;
     }
     if (given !== issued) {
-      alias(given, issued);
+      aliases.set(given, issued);
+      secrets.add(given);
       body.accessToken = given;
     }
     if (typeof body.refreshToken === "string") {
@@ -244,7 +219,8 @@ export function fakeServer(options: ServerOptions) {
     return headers;
   }
 
-  async function handle(endpoint: Endpoint, app: typeof apps.main, request: Request): Promise<Response> {
+  /** The sandbox's answer as the client gets it; `credential` is what the request presents. */
+  async function handle(endpoint: Endpoint, app: typeof apps.main, request: Request, credential: string) {
     const url = new URL(request.url);
     const echoBody = endpoint === "accounts" && request.method !== "GET";
     const sent = await forwarded(endpoint, request, echoBody ? "GET" : request.method);
@@ -263,18 +239,21 @@ export function fakeServer(options: ServerOptions) {
     }
     if (!ok && type.startsWith("application/json")) {
       // Real error bodies may echo what was sent: these do, to prove no error quotes them.
-      const echoed = await credentialOf(endpoint, request.clone());
       const body = (await response.json()) as Record<string, unknown>;
       const uri = `${url.pathname}${url.search} - ${request.method}`;
-      const echoing = { ...body, generalMessage: `Rejected ${echoed}`, details: echoed, requestUri: uri };
+      const echoing = {
+        ...body,
+        generalMessage: `Rejected ${credential}`,
+        details: credential,
+        requestUri: uri,
+      };
       return new Response(JSON.stringify(echoing), { status: response.status, headers: headersOf(response) });
     }
     if (!ok) {
       return new Response(response.body, { status: response.status, headers: headersOf(response) });
     }
     if (TOKEN_CALLS.includes(endpoint)) {
-      const held = endpoint === "refresh" ? await credentialOf(endpoint, request.clone()) : "";
-      const body = tokenAnswer(endpoint, held, (await response.json()) as Record<string, unknown>);
+      const body = tokenAnswer(endpoint, credential, (await response.json()) as Record<string, unknown>);
       return new Response(JSON.stringify(body), { status: 200, headers: headersOf(response) });
     }
     if (echoBody) {
@@ -286,10 +265,6 @@ export function fakeServer(options: ServerOptions) {
       apiTokenSet.add(created);
       secrets.add(created);
       return new Response(created, { status: 200, headers: headersOf(response) });
-    }
-    if (endpoint === "listTokens") {
-      const listed = ((await response.json()) as string[]).map((token) => aliasOf.get(token) ?? token);
-      return new Response(JSON.stringify(listed), { status: 200, headers: headersOf(response) });
     }
     if (endpoint === "deleteToken") {
       apiTokenSet.delete(decodeURIComponent(url.pathname.split("/").pop() ?? ""));
@@ -309,8 +284,9 @@ export function fakeServer(options: ServerOptions) {
       return new Response(response.body, { status: response.status, headers: headersOf(response) });
     }
     calls[endpoint]++;
+    const credential = await credentialOf(endpoint, request.clone());
     if (endpoint === "refresh") {
-      refreshTokensSent.push(await credentialOf(endpoint, request.clone()));
+      refreshTokensSent.push(credential);
     }
     const tokenCall = TOKEN_CALLS.includes(endpoint);
     if (tokenCall && tokenLatencyMs > 0) {
@@ -326,7 +302,7 @@ export function fakeServer(options: ServerOptions) {
       });
     }
     if (fault === "lost") {
-      await handle(endpoint, app, request);
+      await handle(endpoint, app, request, credential);
       throw new TypeError(`socket hang up: ${request.url}`, { cause: networkCause() });
     }
     if (fault) {
@@ -336,7 +312,7 @@ export function fakeServer(options: ServerOptions) {
       }
       return new Response(fault.body ?? "", { status: fault.status, headers });
     }
-    const response = await handle(endpoint, app, request);
+    const response = await handle(endpoint, app, request, credential);
     if (tokenCall && tokenLatencyMs > 0) {
       clock.advance(tokenLatencyMs / 2);
     }
@@ -379,17 +355,11 @@ export function fakeServer(options: ServerOptions) {
         delete parentTokens[token];
       }
     },
-    /** A permanent API token of the default parent token's user that the client knows as `token`. */
-    async addApiToken(token: string) {
-      const exchange = operation("exchangeAccessToken").path;
-      const form = new URLSearchParams({ rcAccessToken: PARENT.token, rcTokenType: "Bearer" });
-      const answer = await apps.main.fetch(
-        new Request(`${BASE}${exchange}`, {
-          method: "POST",
-          headers: { "Content-Type": "application/x-www-form-urlencoded" },
-          body: form.toString(),
-        }),
-      );
+    /** A permanent API token of the default parent token's user, made by the sandbox. */
+    async addApiToken(): Promise<string> {
+      const form = new URLSearchParams({ rcAccessToken: PARENT_TOKEN, rcTokenType: "Bearer" });
+      const exchange = `${BASE}${operation("exchangeAccessToken").path}`;
+      const answer = await apps.main.fetch(new Request(exchange, { method: "POST", body: form }));
       const { accessToken } = (await answer.json()) as { accessToken: string };
       const created = await apps.legacy.fetch(
         new Request(`${LEGACY_BASE}${operation("createApiToken").path}`, {
@@ -397,8 +367,10 @@ export function fakeServer(options: ServerOptions) {
           headers: { Authorization: `Bearer ${accessToken}` },
         }),
       );
-      alias(token, await created.text());
+      const token = await created.text();
       apiTokenSet.add(token);
+      secrets.add(token);
+      return token;
     },
     apiTokens: apiTokenSet as ReadonlySet<string>,
     totalTokenCalls: () => calls.exchange + calls.refresh,

@@ -125,13 +125,14 @@ describe("the fake hosts: the sandbox with faults on top", () => {
     expect(hosts.calls.login).toBe(1);
   });
 
-  it("an added API token is the sandbox's underneath: listed as added, deleted through the sandbox", async () => {
+  it("an added API token is the sandbox's: listed, and deleted through the sandbox", async () => {
     const { hosts } = hostsWith();
-    await hosts.addApiToken("aws80:added");
+    const added = await hosts.addApiToken();
     const url = `${LEGACY_BASE}/voice/api/v1/admin/token`;
-    const byToken = { headers: { "X-Auth-Token": "aws80:added" } };
-    expect(await (await hosts.fetch(new Request(url, byToken))).json()).toEqual(["aws80:added"]);
-    const deleted = await hosts.fetch(new Request(`${url}/aws80:added`, { method: "DELETE", ...byToken }));
+    const byToken = { headers: { "X-Auth-Token": added } };
+    expect(await (await hosts.fetch(new Request(url, byToken))).json()).toEqual([added]);
+    expect(hosts.apiTokens.has(added)).toBe(true);
+    const deleted = await hosts.fetch(new Request(`${url}/${added}`, { method: "DELETE", ...byToken }));
     expect(deleted.status).toBe(200);
     expect(hosts.apiTokens.size).toBe(0);
     expect((await hosts.fetch(new Request(url, byToken))).status).toBe(401);

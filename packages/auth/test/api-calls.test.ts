@@ -136,11 +136,11 @@ describe("the base URL is given once", () => {
 
   it("apiTokenMiddleware without a baseUrl authorises the legacy client it is used on", async () => {
     const s = setup();
-    await s.server.addApiToken("aws80:permanent");
+    const permanent = await s.server.addApiToken();
     const legacy = createLegacyClient({ baseUrl: LEGACY_BASE, fetch: s.server.fetch });
-    legacy.use(apiTokenMiddleware("aws80:permanent"));
+    legacy.use(apiTokenMiddleware(permanent));
     const { data, response } = await legacy.GET("/voice/api/v1/admin/token");
     expect(response.status).toBe(200);
-    expect(data).toEqual(["aws80:permanent"]);
+    expect(data).toEqual([permanent]);
   });
 });

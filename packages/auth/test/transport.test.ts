@@ -77,14 +77,14 @@ describe("transport policy", () => {
   it("apiTokenMiddleware: sends X-Auth-Token to its origin only, never with Authorization", async () => {
     const s = setup();
     const legacy = createLegacyClient({ baseUrl: LEGACY_BASE, fetch: s.server.fetch });
-    await s.server.addApiToken("aws80:permanent");
-    legacy.use(apiTokenMiddleware("aws80:permanent", { baseUrl: LEGACY_BASE }));
+    const permanent = await s.server.addApiToken();
+    legacy.use(apiTokenMiddleware(permanent, { baseUrl: LEGACY_BASE }));
     const listed = await legacy.GET("/voice/api/v1/admin/token", {
       headers: { Authorization: "Bearer stray" },
     });
-    expect(listed.data).toEqual(["aws80:permanent"]);
+    expect(listed.data).toEqual([permanent]);
     const sent = s.server.requests.at(-1) as Request;
-    expect(sent.headers.get("X-Auth-Token")).toBe("aws80:permanent");
+    expect(sent.headers.get("X-Auth-Token")).toBe(permanent);
     expect(sent.headers.has("Authorization")).toBe(false);
     expect(sent.redirect).toBe("manual");
     // Not even when one request names another base URL.
