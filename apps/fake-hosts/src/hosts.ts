@@ -5,7 +5,7 @@
 // answer's token is rewritten (opaque, without `iat`), the layer maps it back before forwarding, so
 // the sandbox still checks every token it is shown.
 import { operation } from "@engage-voice/client";
-import { createSandboxApps, decodeClaims } from "@engage-voice/sandbox/app";
+import { createSandboxApps, decodeClaims, USERS } from "@engage-voice/sandbox/app";
 import { type FakeClock, operationOf } from "@engage-voice/test-kit";
 
 export const BASE = "https://engage.example.test";
@@ -77,6 +77,8 @@ const PARENT = SEED.parentTokens[0] as (typeof SEED.parentTokens)[number];
 
 /** The parent token the exchange takes by default: the sandbox's first seeded one. */
 export const PARENT_TOKEN = PARENT.token;
+/** The seeded user that token stands for: whose session, accounts and API tokens the tests see. */
+export const PARENT_USER = USERS.find((user) => user.userId === PARENT.userId) as (typeof USERS)[number];
 
 /** The sandbox's seeded direct login, with a password that needs every kind of URL encoding. */
 export const LEGACY_USER = {

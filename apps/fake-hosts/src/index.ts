@@ -9,6 +9,7 @@ export {
   LEGACY_BASE,
   LEGACY_USER,
   PARENT_TOKEN,
+  PARENT_USER,
   type ServerOptions,
 } from "./hosts.js";
 export { fakeHosts, type HostedOptions, type HostsOptions } from "./managers.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fileStore } from "../src/node.js";
 import { toTokenSet } from "../src/tokens.js";
-import { hostsFor } from "./fake-server.js";
+import { hostsFor, PARENT_USER } from "./fake-server.js";
 
 let dir = "";
 beforeEach(async () => {
@@ -69,7 +69,7 @@ describe("fileStore", () => {
     const resumed = make();
     expect(await resumed.getAccessToken()).toBe(first);
     expect(server.calls.exchange).toBe(1);
-    expect(resumed.session()?.accountIds).toEqual(["99990001"]);
+    expect(resumed.session()?.accountIds).toEqual([PARENT_USER.accountId]);
     clock.advance(301_000);
     await make().getAccessToken(); // a third process refreshes with the stored refresh token
     expect(server.calls.refresh).toBe(1);

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { EngageVoiceAuthError, memoryStore, type TokenStore } from "../src/index.js";
-import { type FakeServer, setup } from "./fake-server.js";
+import { type FakeServer, PARENT_USER, setup } from "./fake-server.js";
 
 /** A fetch that holds token calls until released. */
 function holdingFetch(getServer: () => FakeServer) {
@@ -101,7 +101,7 @@ describe("logout()", () => {
     const store = memoryStore();
     const s = setup({ store });
     await s.auth.getAccessToken();
-    expect(s.auth.session()?.accountIds).toEqual(["99990001"]);
+    expect(s.auth.session()?.accountIds).toEqual([PARENT_USER.accountId]);
     await s.auth.logout();
     expect(await store.get()).toBeUndefined();
     expect(s.auth.session()).toBeUndefined();

@@ -1,7 +1,7 @@
 // Token managers of several "processes" (each with its own Redis connection) on one redisStore,
 // against the auth package's fake token server on a fake clock.
 import { createTokenManager, type FetchLike, type TokenStore } from "@engage-voice/auth";
-import { fakeHosts } from "@engage-voice/fake-hosts";
+import { fakeHosts, PARENT_USER } from "@engage-voice/fake-hosts";
 import { describe, expect, it } from "vitest";
 import { redisStore } from "../src/index.js";
 import { connect, freshKey } from "./helpers.js";
@@ -26,7 +26,7 @@ describe("redisStore shared by several managers", () => {
     const first = await (await make()).getAccessToken();
     const resumed = await make();
     expect(await resumed.getAccessToken()).toBe(first);
-    expect(resumed.session()?.accountIds).toEqual(["99990001"]);
+    expect(resumed.session()?.accountIds).toEqual([PARENT_USER.accountId]);
     expect(server.calls.exchange).toBe(1);
   });
 
