@@ -3,6 +3,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     globalSetup: ["./test/setup/prism.ts"],
+    // The files share their workers: none keeps module state or globals for the next one (checked in
+    // shuffled order), and a fresh worker per file costs CPU that CI's two cores do not have.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Type tests (test/*.test-d.ts) are not run here: the typecheck task's tsc covers test/ (see

@@ -27,6 +27,60 @@ export async function runCell(cell: Cell): Promise<CellOutcome> {
   }
 }
 
+/**
+ * Runs `task` once no earlier task of `key` is running: cells that write their config.json into one
+ * consumer project (the key is its folder) take turns, while cells of other projects run beside them.
+ */
+const turns = new Map<string, Promise<unknown>>();
+export function inTurn<T>(key: string, task: () => Promise<T>): Promise<T> {
+  const mine = (turns.get(key) ?? Promise.resolve()).then(task, task);
+  turns.set(
+    key,
+    mine.catch(() => undefined),
+  );
+  return mine;
+}
+
+/**
+ * Runs every cell, at most `concurrency` at a time, and reports each outcome in the cells' order
+ * (a line waits for the lines before it, so the output reads as a serial run's).
+ */
+export async function runCells(
+  cells: readonly Cell[],
+  concurrency: number,
+  report: (outcome: CellOutcome) => void,
+): Promise<void> {
+  const waiting: (() => void)[] = [];
+  let running = 0;
+  const slot = async () => {
+    if (running < concurrency) {
+      running++;
+      return;
+    }
+    // The slot is handed over by the cell that ends: `running` stays as it is.
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) {
+      next();
+    } else {
+      running--;
+    }
+  };
+  const outcomes = cells.map(async (cell) => {
+    await slot();
+    try {
+      return await runCell(cell);
+    } finally {
+      release();
+    }
+  });
+  for (const outcome of outcomes) {
+    report(await outcome);
+  }
+}
+
 export function formatOutcome(outcome: CellOutcome): string {
   const seconds = `${(outcome.ms / 1000).toFixed(1)}s`;
   const head = `${outcome.name}: ${outcome.passed ? "PASS" : "FAIL"} (${seconds})`;

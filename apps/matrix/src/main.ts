@@ -1,7 +1,7 @@
 // The whole matrix: serves the registry the release rehearsal published the public packages to
 // (turbo's `@engage-voice/release#registry` builds it first), installs them from there by name with
-// npm into scratch consumer projects, and runs every cell one after another (the machine has 2 cores and other suites run
-// beside this one). Prints one line per cell and a summary; exits 1 if any cell failed.
+// npm into scratch consumer projects, and runs the cells two at a time (CONCURRENCY). Prints one
+// line per cell, in the cells' order, and a summary; exits 1 if any cell failed.
 //
 //   node src/main.ts              every cell
 //   node src/main.ts node22 bun   only the cells whose name contains one of the words
@@ -10,7 +10,7 @@
 import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Cell, formatOutcome, runCell } from "./cell.ts";
+import { type Cell, formatOutcome, runCells } from "./cell.ts";
 import { browserCell, bundleBrowserConsumer } from "./cells/browser.ts";
 import { cliCell } from "./cells/cli.ts";
 import { contentsCell, dataContentsCell } from "./cells/contents.ts";
@@ -27,6 +27,13 @@ import { openRegistry, type Published, pinned, publicPackages, versionOf } from 
 import { runtimes } from "./runtimes.ts";
 import { inProcessRun } from "./sandbox.ts";
 import { buildScenario } from "./scenario-build.ts";
+
+/**
+ * Cells at once: the matrix is the last task of `pnpm test` and then has the machine's two cores to
+ * itself, and most of a cell is one process (npm, tsc, a runtime) that uses one. Cells that share a
+ * consumer project's config.json take turns (`inTurn`).
+ */
+const CONCURRENCY = 2;
 
 const args = process.argv.slice(2);
 const started = performance.now();
@@ -243,15 +250,14 @@ try {
   scenario = await buildScenario(work);
   const released = Object.entries(registry.versions).map(([name, version]) => `${name}@${version}`);
   console.log(`matrix: ${released.join(", ")} from ${registry.url}; ${selected.length} cells in ${work}`);
-  for (const cell of selected) {
-    const outcome = await runCell(cell);
+  await runCells(selected, CONCURRENCY, (outcome) => {
     if (outcome.passed) {
       passed++;
     } else {
       failed++;
     }
     console.log(formatOutcome(outcome));
-  }
+  });
 } catch (error) {
   failed++;
   console.error(`matrix: set-up failed: ${error instanceof Error ? error.message : String(error)}`);

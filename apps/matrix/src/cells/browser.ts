@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { serveStatic } from "@engage-voice/test-kit/servers";
 import { build } from "esbuild";
 import { chromium } from "playwright-core";
-import type { Cell } from "../cell.ts";
+import { type Cell, inTurn } from "../cell.ts";
 import { compareResult, expectedResult } from "../expect.ts";
 import { binaryOf, type Runtime } from "../runtimes.ts";
 import { withSandbox } from "../sandbox.ts";
@@ -74,50 +74,53 @@ export function browserCell(options: BrowserCellOptions): Cell {
         ],
       });
       try {
-        return await withSandbox(async ({ config, parentUserId, tokenLifetimeMs }) => {
-          await writeFile(join(dir, "config.json"), JSON.stringify(config));
-          const context = await browser.newContext();
-          const outside: string[] = [];
-          const errors: string[] = [];
-          // Nothing may leave the machine: any other request is recorded and refused.
-          await context.route("**/*", (route) => {
-            const url = route.request().url();
-            if (LOOPBACK.test(url)) {
-              return route.continue();
+        // The page reads the project's config.json: the other browser cell waits its turn.
+        return await inTurn(dir, () =>
+          withSandbox(async ({ config, parentUserId, tokenLifetimeMs }) => {
+            await writeFile(join(dir, "config.json"), JSON.stringify(config));
+            const context = await browser.newContext();
+            const outside: string[] = [];
+            const errors: string[] = [];
+            // Nothing may leave the machine: any other request is recorded and refused.
+            await context.route("**/*", (route) => {
+              const url = route.request().url();
+              if (LOOPBACK.test(url)) {
+                return route.continue();
+              }
+              outside.push(url);
+              return route.abort();
+            });
+            const page = await context.newPage();
+            page.on("pageerror", (error) => errors.push(error.message));
+            page.on("console", (message) => {
+              if (message.type() === "error") {
+                errors.push(message.text());
+              }
+            });
+            await page.goto(new URL(options.page, server.url).href);
+            const handle = await page.waitForFunction(
+              () => (globalThis as { matrixOutcome?: unknown }).matrixOutcome,
+              null,
+              {
+                timeout: 60_000,
+              },
+            );
+            const outcome = (await handle.jsonValue()) as Outcome;
+            await context.close();
+            if (outcome.error || !outcome.result) {
+              throw new Error(`the page failed: ${outcome.error ?? "no result"}\n${errors.join("\n")}`);
             }
-            outside.push(url);
-            return route.abort();
-          });
-          const page = await context.newPage();
-          page.on("pageerror", (error) => errors.push(error.message));
-          page.on("console", (message) => {
-            if (message.type() === "error") {
-              errors.push(message.text());
+            if (outside.length > 0) {
+              throw new Error(`requests left the machine: ${outside.join(", ")}`);
             }
-          });
-          await page.goto(new URL(options.page, server.url).href);
-          const handle = await page.waitForFunction(
-            () => (globalThis as { matrixOutcome?: unknown }).matrixOutcome,
-            null,
-            {
-              timeout: 60_000,
-            },
-          );
-          const outcome = (await handle.jsonValue()) as Outcome;
-          await context.close();
-          if (outcome.error || !outcome.result) {
-            throw new Error(`the page failed: ${outcome.error ?? "no result"}\n${errors.join("\n")}`);
-          }
-          if (outside.length > 0) {
-            throw new Error(`requests left the machine: ${outside.join(", ")}`);
-          }
-          const { runtime, ...scenario } = outcome.result;
-          compareResult(scenario, expectedResult(false, parentUserId, tokenLifetimeMs));
-          if (typeof runtime !== "string" || !/^chromium \d+/.test(runtime)) {
-            throw new Error(`expected Chromium, got ${String(runtime)}`);
-          }
-          return String(runtime);
-        });
+            const { runtime, ...scenario } = outcome.result;
+            compareResult(scenario, expectedResult(false, parentUserId, tokenLifetimeMs));
+            if (typeof runtime !== "string" || !/^chromium \d+/.test(runtime)) {
+              throw new Error(`expected Chromium, got ${String(runtime)}`);
+            }
+            return String(runtime);
+          }),
+        );
       } finally {
         await browser.close();
         await server.stop();

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { plainEnv } from "@engage-voice/release/env";
 import { run, tail } from "@engage-voice/test-kit/processes";
-import type { Cell } from "../cell.ts";
+import { type Cell, inTurn } from "../cell.ts";
 import { compareResult, expectedResult, parseResultLine } from "../expect.ts";
 import { binaryOf, type Runtime } from "../runtimes.ts";
 import { type SandboxRun, withSandbox } from "../sandbox.ts";
@@ -44,11 +44,13 @@ export function processCell(options: ProcessCellOptions): Cell {
         const storeDir = join(dir, "stores", slug(options.name));
         await mkdir(storeDir, { recursive: true });
         const storePath = join(storeDir, "tokens.json");
-        await writeFile(join(dir, "config.json"), JSON.stringify({ ...config, storePath }));
-        const result = await run(binary, options.args(dir), {
-          cwd: dir,
-          env: plainEnv(options.env?.(dir)),
-          timeoutMs: 60_000,
+        const result = await inTurn(dir, async () => {
+          await writeFile(join(dir, "config.json"), JSON.stringify({ ...config, storePath }));
+          return run(binary, options.args(dir), {
+            cwd: dir,
+            env: plainEnv(options.env?.(dir)),
+            timeoutMs: 60_000,
+          });
         });
         if (result.code !== 0) {
           const how = result.timedOut ? "timed out" : `exited with ${result.code ?? result.signal}`;
