@@ -24,14 +24,27 @@ vi.stubGlobal("fetch", (input: string | URL | Request, init?: RequestInit) => {
   const app = inProcess.get(new URL(request.url).origin);
   return app ? app(request) : networkFetch(request);
 });
-let origins = 0;
+
+/**
+ * A made-up origin no other in-process sandbox holds, on a privileged port that no test server
+ * takes: were the routing ever skipped, nothing would answer. Ports are reused once stopped, since
+ * the files of a worker share this module; 80 is left out, as a URL drops it from its origin.
+ */
+function freeOrigin(): string {
+  for (let port = 1; port < 1024; port++) {
+    const origin = `http://127.0.0.1:${port}`;
+    if (port !== 80 && !inProcess.has(origin)) {
+      return origin;
+    }
+  }
+  throw new Error("More than a thousand in-process sandboxes at once: stop some first");
+}
 
 async function startInProcess(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const { main, legacy, seed, faults, control, settings } = createSandboxApps(options);
-  // Privileged ports that no test server takes: were the routing ever skipped, nothing would answer.
-  const mainUrl = `http://127.0.0.1:${++origins}`;
-  const legacyUrl = `http://127.0.0.1:${++origins}`;
+  const mainUrl = freeOrigin();
   inProcess.set(mainUrl, (request) => main.fetch(request));
+  const legacyUrl = freeOrigin();
   inProcess.set(legacyUrl, (request) => legacy.fetch(request));
   const stop = async () => {
     inProcess.delete(mainUrl);

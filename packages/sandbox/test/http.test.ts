@@ -39,6 +39,16 @@ describe("hosts", () => {
     expect(IDLE_CONNECTION_MS).toBeGreaterThan(5_000);
   });
 
+  it("routes every in-process sandbox of a worker to its own app, however many the files before opened", async () => {
+    // The files of a worker share the helpers: made-up origins must stay routable (port 80 is not, a
+    // URL drops it) however many sandboxes came before.
+    const sandboxes = await Promise.all(Array.from({ length: 100 }, () => open()));
+    expect(new Set(sandboxes.flatMap((s) => [s.mainUrl, s.legacyUrl])).size).toBe(200);
+    for (const url of sandboxes.flatMap((s) => [s.mainUrl, s.legacyUrl])) {
+      expectApiError(await call(url, "/voice/api/v2/admin/accounts"), 404, /No such path/);
+    }
+  });
+
   it("answers 404 ApiError for an unknown path on either host", async () => {
     const { mainUrl, legacyUrl } = await open();
     expectApiError(
