@@ -6,7 +6,7 @@ import { operationTable } from "@engage-voice/client";
 import { schemaProblems } from "@engage-voice/test-kit";
 import { describe, expect, it } from "vitest";
 import { createSandboxApps, SandboxOptionsError } from "../src/app.js";
-import { describeSandbox, IDLE_CONNECTION_MS, startSandbox, typeScriptExample } from "../src/node.js";
+import { describeSandbox, IDLE_CONNECTION_MS, startSandbox } from "../src/node.js";
 import { call, exchange, expectApiError, form, manualClock, open, openServer } from "./helpers.js";
 
 /** Each operation with its path parameters filled with a value that looks like an API token. */
@@ -286,21 +286,5 @@ describe("the printed example", () => {
     for (const account of accounts) {
       expect(schemaProblems("Account", account)).toEqual([]);
     }
-  });
-
-  it("has TypeScript lines that run as printed, with the published client and auth packages", async () => {
-    const sandbox = await openServer();
-    const text = describeSandbox(sandbox);
-    const lines = text.slice(text.indexOf("(TypeScript or ES module):") + 26).split("\n");
-    const source = lines
-      .map((line) => line.replace(/^ {2}/, ""))
-      .join("\n")
-      .trim();
-    expect(source).toBe(typeScriptExample(sandbox.mainUrl, "sandbox-rc-token-ada").join("\n"));
-    const { stdout } = await run(process.execPath, ["--input-type=module", "--eval", source], {
-      cwd: new URL("..", import.meta.url),
-      timeout: 60_000,
-    });
-    expect(stdout.trim()).toBe("[ 'Sandbox Sales', 'Sandbox Support', 'Sandbox Legacy Line' ]");
   });
 });
