@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { fillReference, fillSandbox } from "@engage-voice/docs/scripts/sandbox-page.mjs";
 import { describeSandbox, startSandbox } from "@engage-voice/sandbox";
 import { chosenPort, stopOnSignals } from "@engage-voice/test-kit/processes";
-import { freePort, portInUse, serveStatic, startPrism } from "@engage-voice/test-kit/servers";
+import { portInUse, serveStatic, startPrism } from "@engage-voice/test-kit/servers";
 
 const docsDist = fileURLToPath(import.meta.resolve("@engage-voice/docs/dist/"));
 const ephemeral = process.argv.includes("--ephemeral-ports");
@@ -18,14 +18,20 @@ const docsPort = await chosenPort("DOCS_PORT", "pnpm start");
 // Before any server is spawned, so that a signal while they start stops the ones started.
 const stops = stopOnSignals();
 
-/** The usual port when it is free, another free one otherwise. */
+/**
+ * The usual port when it is free, 0 otherwise: each server then binds a port the system gives it. A
+ * free port picked here could be taken by another program before the server binds it, and Prism's
+ * readiness probe would then ask that program (seen with two CI runs side by side).
+ */
 async function port(preferred) {
-  return ephemeral || (await portInUse(preferred)) ? freePort() : preferred;
+  return ephemeral || (await portInUse(preferred)) ? 0 : preferred;
 }
 
 const sandbox = await startSandbox({ mainPort: await port(4020), legacyPort: await port(4021) });
 stops.add(() => sandbox.stop());
-const prism = await startPrism({ port: await port(4010) });
+const prismPort = await port(4010);
+// Without a port, Prism binds port 0 and says where it listens.
+const prism = await startPrism(prismPort === 0 ? {} : { port: prismPort });
 stops.add(() => prism.stop());
 // The getting-started page and the try-it console show the sandbox's addresses and credentials when
 // served from here, and the reference's samples call the sandbox.
