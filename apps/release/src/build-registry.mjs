@@ -12,10 +12,7 @@ const root = fileURLToPath(new URL("../../..", import.meta.url));
 await rm(REGISTRY_ARTIFACT, { recursive: true, force: true });
 await mkdir(REGISTRY_ARTIFACT, { recursive: true });
 const work = await mkdtemp(join(tmpdir(), "ev-release-"));
-// Not awaited here: Verdaccio starts while the rehearsal copies the workspace (the rehearsal awaits
-// it), and a failed start is that rehearsal's error, not an unhandled rejection.
-const registry = startRegistry(REGISTRY_ARTIFACT);
-registry.catch(() => {});
+const registry = await startRegistry(REGISTRY_ARTIFACT);
 try {
   const { released, seeded } = await rehearseRelease({
     root,
@@ -29,6 +26,6 @@ try {
     `registry: ${released.map((p) => `${p.name}@${p.version}`).join(", ")}; seeded ${seeded.join(", ")}`,
   );
 } finally {
-  await (await registry.catch(() => undefined))?.stop();
+  await registry.stop();
   await rm(work, { recursive: true, force: true });
 }

@@ -20,10 +20,8 @@ export const RELEASE_STEPS = [
 /**
  * Copies the workspace to `dir`, seeds the registry with the third-party packages, versions the
  * copy and publishes it; answers the public packages with the versions they were published at.
- * `registry` may be a promise of it: it is awaited only once the copy is made, so that Verdaccio
- * starts while the workspace is copied.
  */
-export async function rehearseRelease({ root, dir, registry: starting, seedDir }) {
+export async function rehearseRelease({ root, dir, registry, seedDir }) {
   const packages = await scratchWorkspace(root, dir);
   for (const { dir: at } of packages) {
     // The one departure from the release: provenance needs the OIDC identity of a CI run, which a
@@ -39,7 +37,6 @@ export async function rehearseRelease({ root, dir, registry: starting, seedDir }
   await git(["init", "-q"]);
   await git(["add", "-A"]);
   await git(["commit", "-q", "-m", "the workspace to release"]);
-  const registry = await starting;
   const seeded = await seedThirdParty(registry, root, packages, seedDir);
   await appendFile(
     join(dir, ".npmrc"),
