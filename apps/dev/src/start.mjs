@@ -29,9 +29,7 @@ async function port(preferred) {
 
 const sandbox = await startSandbox({ mainPort: await port(4020), legacyPort: await port(4021) });
 stops.add(() => sandbox.stop());
-const prismPort = await port(4010);
-// Without a port, Prism binds port 0 and says where it listens.
-const prism = await startPrism(prismPort === 0 ? {} : { port: prismPort });
+const prism = await startPrism({ port: await port(4010) });
 stops.add(() => prism.stop());
 // The getting-started page and the try-it console show the sandbox's addresses and credentials when
 // served from here, and the reference's samples call the sandbox.

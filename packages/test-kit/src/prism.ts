@@ -56,7 +56,7 @@ async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: numbe
 export interface PrismOptions {
   /** The document to mock. Default the bundled one. */
   spec?: string;
-  /** Default a free port. */
+  /** Default (and 0, as for Node's servers) a port the system gives. */
   port?: number;
   /** Proxy to this server (`prism proxy`), validating its answers, instead of mocking. */
   upstream?: string;
@@ -76,7 +76,7 @@ export interface RunningPrism {
 }
 
 /**
- * Starts `prism mock` (or `prism proxy` when `upstream` is given) on 127.0.0.1. Without a `port` and
+ * Starts `prism mock` (or `prism proxy` when `upstream` is given) on 127.0.0.1. Without a `port` (or 0) and
  * with its output piped (the tests), Prism binds a port the system gives it (`--port 0`) and is ready
  * when it says where it listens: no port is picked here and then taken by another server before Prism
  * binds it, and no other server can answer a readiness probe in Prism's place. With a port given, or
@@ -84,14 +84,15 @@ export interface RunningPrism {
  * Prism at once, and another free port is tried, twice at most.
  */
 export async function startPrism(options: PrismOptions = {}): Promise<RunningPrism> {
-  if (options.port === undefined && (options.stdio ?? "pipe") === "pipe") {
+  const port = options.port === 0 ? undefined : options.port;
+  if (port === undefined && (options.stdio ?? "pipe") === "pipe") {
     return startPrismOn(0, options);
   }
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startPrismOn(options.port ?? (await freePort()), options);
+      return await startPrismOn(port ?? (await freePort()), options);
     } catch (error) {
-      if (options.port !== undefined || attempt === 3 || !(error instanceof ExitedEarly)) {
+      if (port !== undefined || attempt === 3 || !(error instanceof ExitedEarly)) {
         throw error;
       }
     }
