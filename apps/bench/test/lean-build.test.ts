@@ -117,9 +117,9 @@ describe("the production build of the app's imports", () => {
   });
 
   it("ends a call at its deadline and at the caller's abort", async () => {
-    const hanging = async (request: Request) =>
+    const hanging = async (_: Request, init?: RequestInit) =>
       new Promise<Response>((_, reject) =>
-        request.signal.addEventListener("abort", () => reject(request.signal.reason)),
+        init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)),
       );
     const client = lean.createClient({ baseUrl: "http://127.0.0.1:9", fetch: hanging, maxRetries: 0 });
     const late = await thrown(() => client.GET(ACCOUNTS, { timeoutMs: 20 }));

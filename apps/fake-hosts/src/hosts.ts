@@ -277,8 +277,10 @@ export function fakeServer(options: ServerOptions) {
     return new Response(response.body, { status: response.status, headers: headersOf(response) });
   }
 
-  async function fetch(input: Request): Promise<Response> {
+  async function fetch(input: Request, init?: RequestInit): Promise<Response> {
     const request = input instanceof Request ? input : new Request(input);
+    // The call's signal comes beside the request, as the clients give it to fetch.
+    const signal = init?.signal ?? request.signal;
     requests.push(request.clone());
     const { endpoint, app } = route(request);
     if (!endpoint) {
@@ -300,7 +302,7 @@ export function fakeServer(options: ServerOptions) {
     }
     if (fault === "hang") {
       return new Promise((_, reject) => {
-        request.signal.addEventListener("abort", () => reject(request.signal.reason));
+        signal.addEventListener("abort", () => reject(signal.reason));
       });
     }
     if (fault === "lost") {

@@ -67,7 +67,12 @@ export function createAuthoriser(deps: AuthoriserDeps) {
   const token = (signal: AbortSignal | undefined) =>
     cycler.servableToken() ?? untilAborted(cycler.accessToken(), signal);
 
-  async function followUp(sent: Sent, response: Response, send: FetchLike, signal: AbortSignal) {
+  async function followUp(
+    sent: Sent,
+    response: Response,
+    send: (request: Request) => Promise<Response>,
+    signal: AbortSignal,
+  ) {
     if (
       response.status !== 401 ||
       !/jwt is expired/i.test(await readPrefix(response, expiredBodyRead.maxBytes, expiredBodyRead.timeoutMs))
@@ -103,8 +108,8 @@ export function createAuthoriser(deps: AuthoriserDeps) {
    * The request with the bearer token, and what replaying it needs. A request without a body can be
    * sent again as it is; one with a body is copied before it is read, unless it is a stream.
    */
-  async function authorise(request: Request, stream: boolean): Promise<[Request, Sent]> {
-    const current = await token(request.signal);
+  async function authorise(request: Request, stream: boolean, signal: AbortSignal): Promise<[Request, Sent]> {
+    const current = await token(signal);
     const sent = bearer(manual(request), current);
     return [sent, { token: current, replay: sent.body === null ? sent : stream ? undefined : sent.clone() }];
   }
@@ -115,7 +120,7 @@ export function createAuthoriser(deps: AuthoriserDeps) {
       if (!onOrigin(request.url, origin)) {
         throw mismatch(request.url);
       }
-      const [sent, entry] = await authorise(request, false);
+      const [sent, entry] = await authorise(request, false, request.signal);
       authorized.set(sent, entry);
       return sent;
     },
@@ -128,46 +133,50 @@ export function createAuthoriser(deps: AuthoriserDeps) {
     },
   };
 
-  /** One authorised try: the bearer token, the answer, and the replay of a `401 Jwt is expired`. */
-  async function sendOnce(request: Request, stream: boolean): Promise<Response> {
-    const [sent, entry] = await authorise(request, stream);
-    const response = await deps.fetch(sent);
-    return (await followUp(entry, response, deps.fetch, request.signal)) ?? response;
+  /**
+   * One authorised try: the bearer token, the answer, and the replay of a `401 Jwt is expired`.
+   * `init` is what goes beside the request to fetch: the call's signal.
+   */
+  async function sendOnce(
+    request: Request,
+    stream: boolean,
+    init: RequestInit | undefined,
+  ): Promise<Response> {
+    const signal = init?.signal ?? request.signal;
+    const [sent, entry] = await authorise(request, stream, signal);
+    const send: FetchLike = (r) => deps.fetch(r, init);
+    const response = await send(sent);
+    return (await followUp(entry, response, send, signal)) ?? response;
   }
 
   async function authFetch(
     input: string | URL | Request,
     init?: RequestInit & { timeoutMs?: number; maxRetries?: number },
   ): Promise<Response> {
-    // A Request given alone is authorised as it is (as openapi-fetch hands it over with `fetch:
-    // auth.fetch`): copying it on every call would cost more than the call itself.
+    // A client's call is already under its deadline and retries: one try here, with the call's signal
+    // that the client gives beside its Request. Copying the Request would cost more than the call.
+    if ((input as { [GUARDED]?: boolean })[GUARDED] && input instanceof Request) {
+      return onOrigin(input.url, origin) ? sendOnce(input, false, init) : deps.fetch(input, init);
+    }
+    // A Request given alone is authorised as it is.
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     if (!onOrigin(request.url, origin)) {
       return deps.fetch(request);
     }
     // A stream is read once; buffering one to replay it could hold an upload of any size in memory.
     const stream = init?.body instanceof ReadableStream;
-    // A client's call is already under its deadline and retries: one try here.
-    if ((input as { [GUARDED]?: boolean })[GUARDED]) {
-      return sendOnce(request, stream);
-    }
     // The path without its query: on the manager's host no path holds a credential.
     const { pathname } = new URL(request.url);
     const own = callPolicyOf({ timeoutMs: init?.timeoutMs, maxRetries: init?.maxRetries }, policy);
-    // Each try gets its own copy under the call's signal; a body is copied only when a retry may
-    // need it again, so a POST's body is never held twice.
+    // Each try gets its own copy when a retry may need the body again, so a POST's body is never held
+    // twice; the call's signal (which follows the request's) goes beside it.
     const again = own.maxRetries > 0 && idempotentMethods.includes(request.method) && request.body !== null;
     const result = await runCall(
       `${request.method} ${pathname}`,
       request.method,
       own,
       request.signal,
-      async (signal) => ({
-        response: await sendOnce(
-          new Request(again ? request.clone() : request, { signal, redirect: "manual" }),
-          stream,
-        ),
-      }),
+      async (signal) => ({ response: await sendOnce(again ? request.clone() : request, stream, { signal }) }),
       true,
     );
     return result.response;

@@ -53,16 +53,16 @@ async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number, st
 /**
  * A fetch for the answers this package reads itself (token calls, API token calls): it reads the whole
  * body, at most `maxBytes` of it, so that a hostile answer cannot fill memory. The deadline is the
- * client's call policy, which aborts the request's signal; the read stops with it.
+ * client's call policy, which aborts the call's signal (given beside the request); the read stops with it.
  */
 export function limitedFetch(fetch: FetchLike, maxBytes = MAX_ANSWER_BYTES): FetchLike {
-  return async (input) => {
-    const response = await fetch(input);
+  return async (input, init) => {
+    const response = await fetch(input, init);
     // An opaque redirect (status 0) cannot be rebuilt, and has no body to read.
     if (!response.body || response.status < 200) {
       return response;
     }
-    // An abort errors the body, which ends this read; a listener on the request's signal would keep
+    // An abort errors the body, which ends this read; a listener on the call's signal would keep
     // the request (and a password in its query) alive for as long as the signal lives.
     const { bytes, complete } = await readAtMost(response.body, maxBytes + 1);
     if (!complete || bytes.byteLength > maxBytes) {

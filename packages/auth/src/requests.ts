@@ -24,7 +24,7 @@ type Rejected = new (
 ) => EngageVoiceAuthError;
 
 /** Looked up on each call, so a fetch installed later (a test, a polyfill) is used; never called as a method. */
-export const globalFetch: FetchLike = (request) => fetch(request);
+export const globalFetch: FetchLike = (request, init) => fetch(request, init);
 
 /**
  * Options that every credentialed request of this package takes: a redirect is not followed, so it

@@ -1,5 +1,8 @@
-/** A fetch as openapi-fetch calls it. The global fetch fits. */
-export type FetchLike = (input: Request) => Promise<Response>;
+/**
+ * A fetch as this package's clients call it: the Request, and beside it the call's `signal` (which
+ * ends the call at its deadline or abort: pass it on). The global fetch fits.
+ */
+export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
 
 /** Where log lines go. Every method is optional; lines never hold a secret. */
 export interface Logger {

@@ -7,7 +7,7 @@ import { createClient, type MainPaths, type Middleware } from "@engage-voice/cli
 import createOpenApiClient from "openapi-fetch";
 import { afterEach, describe, expect, it } from "vitest";
 import { expiredBodyRead } from "../src/authoriser.js";
-import { createTokenManager, type EngageVoiceAuthError } from "../src/index.js";
+import { createTokenManager, type EngageVoiceAuthError, type TokenManager } from "../src/index.js";
 import { BASE, fakeClock, fakeServer, hostsFor, setup } from "./fake-server.js";
 
 const ACCOUNTS = "/voice/api/v1/admin/accounts";
@@ -123,11 +123,11 @@ describe("a 401 goes back as fetch gives it", () => {
   /** A manager of that host whose token calls the fake server answers; API calls go to the host. */
   function managerOf(base: string) {
     const fake = fakeServer({ clock: fakeClock() });
-    const fetch = (request: Request) => {
+    const fetch = (request: Request, init?: RequestInit) => {
       const { pathname, search } = new URL(request.url);
       return pathname === EXCHANGE
         ? fake.fetch(new Request(`${BASE}${pathname}${search}`, request))
-        : globalThis.fetch(request);
+        : globalThis.fetch(request, init);
     };
     return createTokenManager({ baseUrl: base, rcAccessToken: fake.parentToken, fetch, logger: {} });
   }
@@ -158,6 +158,48 @@ describe("a 401 goes back as fetch gives it", () => {
     expect(await firstText(response)).toBe("Jwt is");
     // A hang guard ten times the bounded read: before the bound, the read took as long as the drip.
   }, 10_000);
+
+  /** A host that never answers, and tells when the connection of its first request closes. */
+  async function silentHost() {
+    let closed = () => {};
+    const connectionClosed = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const server = createServer((incoming, outgoing) => {
+      incoming.resume();
+      outgoing.on("close", closed);
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connectionClosed };
+  }
+
+  // A call given up on must not hold its connection until the host answers: the deadline reaches the
+  // socket on every path. Where it did not, the test would wait for the close until its own timeout.
+  it.each([
+    ["auth.client()", (auth: TokenManager) => auth.client({ timeoutMs: 300 }).GET(ACCOUNTS)],
+    [
+      "auth.fetch",
+      (auth: TokenManager, base: string) => auth.fetch(`${base}${ACCOUNTS}`, { timeoutMs: 300 }),
+    ],
+    [
+      "a client with fetch: auth.fetch",
+      (auth: TokenManager, base: string) =>
+        createClient({ baseUrl: base, fetch: auth.fetch, timeoutMs: 300 }).GET(ACCOUNTS),
+    ],
+    [
+      "a client with the middleware",
+      (auth: TokenManager, base: string) => {
+        const client = createClient({ baseUrl: base, timeoutMs: 300 });
+        client.use(auth.middleware);
+        return client.GET(ACCOUNTS);
+      },
+    ],
+  ])("the deadline closes the connection: %s", async (_, call) => {
+    const { base, connectionClosed } = await silentHost();
+    await expect(call(managerOf(base), base)).rejects.toMatchObject({ name: "RequestTimeoutError" });
+    await connectionClosed;
+  });
 
   it("reads at most a short prefix for a short time, named as data", () => {
     expect(expiredBodyRead.maxBytes).toBeLessThanOrEqual(1024);

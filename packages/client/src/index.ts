@@ -128,16 +128,16 @@ function build<P extends {}>(options: EngageVoiceClientOptions, fallback: string
       throw new ClientOptionsError(unknown);
     }
   }
-  const { timeoutMs, maxRetries, logger, clock, sleep, random, ...rest } = options;
+  const { timeoutMs, maxRetries, logger, clock, sleep, random, signal, ...rest } = options;
   const policy = callPolicyOf({ timeoutMs, maxRetries, logger, clock, sleep, random } as PolicyOptions);
   const baseUrl = resolveBaseUrl(options.baseUrl, fallback);
   // Looked up on each call, as openapi-fetch does when it is given none: a fetch installed later counts.
-  const fetch = rest.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const fetch = rest.fetch ?? ((request: Request, init?: RequestInit) => globalThis.fetch(request, init));
   // A credential never follows a redirect, which could send it to another host: set once here, so
-  // no middleware has to copy each request to say so.
+  // no middleware has to copy each request to say so. The client's signal is followed by each call's.
   return applyMediaTypes(createOpenApiClient<P>({ redirect: "manual", ...rest, baseUrl }), policy, {
-    fetch: fetch as (request: Request, ext?: unknown) => Promise<Response>,
-    signal: rest.signal ?? undefined,
+    fetch: fetch as (request: Request, init?: RequestInit) => Promise<Response>,
+    signal: signal ?? undefined,
   });
 }
 

@@ -271,6 +271,84 @@ describe("the deadline", () => {
   });
 });
 
+/** A host that answers as `handler` says, and tells when the connection of its first request closes. */
+async function watchedHost(handler: (response: ServerResponse) => void) {
+  let closed!: () => void;
+  const connectionClosed = new Promise<void>((resolve) => {
+    closed = resolve;
+  });
+  const baseUrl = await listen((response) => {
+    response.on("close", closed);
+    handler(response);
+  });
+  return { baseUrl, connectionClosed };
+}
+
+const never = () => {};
+const drips = (response: ServerResponse) => {
+  response.writeHead(200, { "Content-Type": "application/json" });
+  response.write("[");
+  const timer = setInterval(() => response.write(" "), 50);
+  response.on("close", () => clearInterval(timer));
+};
+
+/** Runs the collector until `promise` settles: a link that only a weak reference keeps would be lost. */
+async function whileCollecting<T>(promise: Promise<T>): Promise<T> {
+  let settled = false;
+  const watched = promise.finally(() => {
+    settled = true;
+  });
+  watched.catch(() => {});
+  while (!settled) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return watched;
+}
+
+// The deadline and the caller's abort reach the socket, not only the caller's wait: a call given up
+// on must not hold a connection (and, in Node, the process) until the host answers. Without a
+// timeout of its own, the test would hang where the connection stays open.
+describe("what an ended call closes", () => {
+  it.each([
+    ["no answer", never, {}],
+    ["a body that drips", drips, {}],
+    ["a stream the caller reads", drips, { parseAs: "stream" as const }],
+  ])("the deadline closes the connection: %s", async (_, handler, init) => {
+    const { baseUrl, connectionClosed } = await watchedHost(handler);
+    const call = createClient({ baseUrl, ...quiet, timeoutMs: 300 })
+      .GET(USERS, init)
+      .then(async ({ response }) => {
+        await response.text();
+      });
+    await expect(whileCollecting(call)).rejects.toBeInstanceOf(RequestTimeoutError);
+    await whileCollecting(connectionClosed);
+  });
+
+  it("the caller's abort closes the connection", async () => {
+    const { baseUrl, connectionClosed } = await watchedHost(never);
+    const controller = new AbortController();
+    const call = createClient({ baseUrl, ...quiet }).GET(USERS, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("left the page")), 100);
+    await expect(whileCollecting(call)).rejects.toThrow("left the page");
+    await whileCollecting(connectionClosed);
+  });
+
+  it("a fetch of your own gets the call's signal beside the Request, and passes it on", async () => {
+    const { baseUrl, connectionClosed } = await watchedHost(never);
+    const signals: (AbortSignal | null | undefined)[] = [];
+    const fetch = (request: Request, init?: RequestInit) => {
+      signals.push(init?.signal);
+      return globalThis.fetch(request, init);
+    };
+    const call = createClient({ baseUrl, fetch, ...quiet, timeoutMs: 300 }).GET(USERS);
+    await expect(whileCollecting(call)).rejects.toBeInstanceOf(RequestTimeoutError);
+    await whileCollecting(connectionClosed);
+    expect(signals).toHaveLength(1);
+    expect(signals[0]?.aborted).toBe(true);
+  });
+});
+
 describe("abort", () => {
   it("the caller's signal ends a retry wait at once", async () => {
     const { fetch, requests } = answers(() => new Response("", { status: 503 }));
