@@ -32,6 +32,13 @@ interface Sent {
   replay: Request | undefined;
 }
 
+/** A request with its bearer token, and what replaying it needs. */
+type Authorised = [Request, Sent];
+
+/** Where the middleware keeps, on a request it authorised, what a replay of it needs. */
+const SENT = Symbol("engageVoiceSent");
+type Tagged = Request & { [SENT]?: Sent | undefined };
+
 /**
  * How much of a `401` body is read, and for how long at most, to recognise "Jwt is expired": the
  * answer goes to the caller as fetch would give it, whatever its body does after that.
@@ -58,15 +65,11 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | null | undef
  */
 export function createAuthoriser(deps: AuthoriserDeps) {
   const { origin, cycler, policy } = deps;
+  const isOnOrigin = onOrigin(origin);
   const bearer = (request: Request, token: string) => setBearer(request, `Bearer ${token}`);
   /** Credentialed requests never follow a redirect, whatever fetch does with headers on one. */
   const manual = (request: Request) =>
     request.redirect === "manual" ? request : new Request(request, { redirect: "manual" });
-  // The per-call path: no await while the cached token is good. A caller that gives up stops
-  // waiting; the shared renewal goes on for the others.
-  const token = (signal: AbortSignal | undefined) =>
-    cycler.servableToken() ?? untilAborted(cycler.accessToken(), signal);
-
   async function followUp(
     sent: Sent,
     response: Response,
@@ -108,28 +111,49 @@ export function createAuthoriser(deps: AuthoriserDeps) {
    * The request with the bearer token, and what replaying it needs. A request without a body can be
    * sent again as it is; one with a body is copied before it is read, unless it is a stream.
    */
-  async function authorise(request: Request, stream: boolean, signal: AbortSignal): Promise<[Request, Sent]> {
-    const current = await token(signal);
-    const sent = bearer(manual(request), current);
-    return [sent, { token: current, replay: sent.body === null ? sent : stream ? undefined : sent.clone() }];
+  function prepared(request: Request, token: string, stream: boolean): Authorised {
+    const sent = bearer(manual(request), token);
+    return [sent, { token, replay: sent.body === null ? sent : stream ? undefined : sent.clone() }];
   }
 
-  const authorized = new WeakMap<Request, Sent>();
+  /**
+   * The per-call path: no await (a promise costs more than the rest of it) while the cached token is
+   * good. A caller that gives up stops waiting; the shared renewal goes on for the others.
+   */
+  function authorise(
+    request: Request,
+    stream: boolean,
+    signal: AbortSignal,
+  ): Authorised | Promise<Authorised> {
+    const token = cycler.servableToken();
+    return token === undefined
+      ? untilAborted(cycler.accessToken(), signal).then((renewed) => prepared(request, renewed, stream))
+      : prepared(request, token, stream);
+  }
+
+  // What onResponse needs rides on the request it is handed back: cheaper than a WeakMap, and gone
+  // with the request all the same.
+  const remember = ([sent, entry]: Authorised) => {
+    (sent as Tagged)[SENT] = entry;
+    return sent;
+  };
   const middleware: Middleware = {
-    async onRequest({ request }) {
-      if (!onOrigin(request.url, origin)) {
+    onRequest({ request }) {
+      if (!isOnOrigin(request.url)) {
         throw mismatch(request.url);
       }
-      const [sent, entry] = await authorise(request, false, request.signal);
-      authorized.set(sent, entry);
-      return sent;
+      const ready = authorise(request, false, request.signal);
+      return Array.isArray(ready) ? remember(ready) : ready.then(remember);
     },
-    async onResponse({ request, response, options }) {
-      const entry = authorized.get(request);
-      authorized.delete(request);
+    onResponse({ request, response, options }) {
+      const entry = (request as Tagged)[SENT];
+      (request as Tagged)[SENT] = undefined;
+      if (entry === undefined || response.status !== 401) {
+        return undefined;
+      }
       // Called unbound: a browser's fetch refuses to run as a method of another object.
       const clientFetch = options.fetch;
-      return entry ? followUp(entry, response, (r) => clientFetch(r), request.signal) : undefined;
+      return followUp(entry, response, (r) => clientFetch(r), request.signal);
     },
   };
 
@@ -137,30 +161,44 @@ export function createAuthoriser(deps: AuthoriserDeps) {
    * One authorised try: the bearer token, the answer, and the replay of a `401 Jwt is expired`.
    * `init` is what goes beside the request to fetch: the call's signal.
    */
-  async function sendOnce(
-    request: Request,
-    stream: boolean,
-    init: RequestInit | undefined,
-  ): Promise<Response> {
+  function sendOnce(request: Request, stream: boolean, init: RequestInit | undefined): Promise<Response> {
     const signal = init?.signal ?? request.signal;
-    const [sent, entry] = await authorise(request, stream, signal);
-    const send: FetchLike = (r) => deps.fetch(r, init);
-    const response = await send(sent);
-    return (await followUp(entry, response, send, signal)) ?? response;
+    const send = (r: Request) => deps.fetch(r, init);
+    const go = ([sent, entry]: Authorised) =>
+      send(sent).then((response) =>
+        response.status === 401
+          ? followUp(entry, response, send, signal).then((replayed) => replayed ?? response)
+          : response,
+      );
+    const ready = authorise(request, stream, signal);
+    return Array.isArray(ready) ? go(ready) : ready.then(go);
   }
 
-  async function authFetch(
+  function authFetch(
     input: string | URL | Request,
     init?: RequestInit & { timeoutMs?: number; maxRetries?: number },
   ): Promise<Response> {
     // A client's call is already under its deadline and retries: one try here, with the call's signal
     // that the client gives beside its Request. Copying the Request would cost more than the call.
     if ((input as { [GUARDED]?: boolean })[GUARDED] && input instanceof Request) {
-      return onOrigin(input.url, origin) ? sendOnce(input, false, init) : deps.fetch(input, init);
+      try {
+        return isOnOrigin(input.url) ? sendOnce(input, false, init) : deps.fetch(input, init);
+      } catch (error) {
+        // As fetch does: a call that cannot start rejects, it never throws.
+        return Promise.reject(error);
+      }
     }
+    return guardedCall(input, init);
+  }
+
+  /** A call made with `auth.fetch` itself: its own deadline and retries. */
+  async function guardedCall(
+    input: string | URL | Request,
+    init?: RequestInit & { timeoutMs?: number; maxRetries?: number },
+  ): Promise<Response> {
     // A Request given alone is authorised as it is.
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-    if (!onOrigin(request.url, origin)) {
+    if (!isOnOrigin(request.url)) {
       return deps.fetch(request);
     }
     // A stream is read once; buffering one to replay it could hold an upload of any size in memory.

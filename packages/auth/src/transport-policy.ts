@@ -30,5 +30,11 @@ export function originOf(url: string | undefined): string | undefined {
   }
 }
 
-/** Whether `url` (a Request's normalised URL) is on `origin`: cheaper than parsing it on every call. */
-export const onOrigin = (url: string, origin: string) => url.startsWith(`${origin}/`);
+/**
+ * Whether a URL (a Request's normalised URL) is on `origin`: a test made once per origin, cheaper
+ * than parsing each URL or building its prefix on every call.
+ */
+export function onOrigin(origin: string): (url: string) => boolean {
+  const prefix = `${origin}/`;
+  return (url) => url.startsWith(prefix);
+}

@@ -1,3 +1,4 @@
+import { Deadline } from "./deadline.js";
 import { retryAfterMs } from "./retry-after.js";
 
 /**
@@ -154,12 +155,14 @@ export async function runCall<R extends { response: Response }>(
   const follow = () => abort(callerSignal?.reason);
   callerSignal?.addEventListener("abort", follow, { once: true });
   const started = now();
-  // Closure-held, so it fires even when nothing else refers to the signal; and it keeps the process
-  // alive while the call is awaited: a try in flight does not always (Node 20's fetch leaves a
-  // connection reset before its answer pending with nothing to wait on, and the process would end
-  // with the caller's work undone).
-  const timer = setTimeout(() => abort(new RequestTimeoutError(what, policy.timeoutMs)), policy.timeoutMs);
-  let armed = false;
+  // Held by its timer, so it fires even when nothing else refers to the signal; and the timer keeps
+  // the process alive while the call is awaited: a try in flight does not always (Node 20's fetch
+  // leaves a connection reset before its answer pending with nothing to wait on, and the process
+  // would end with the caller's work undone).
+  const deadline = new Deadline(policy.timeoutMs, () =>
+    abort(new RequestTimeoutError(what, policy.timeoutMs)),
+  );
+  let guardingBody = false;
   // Nothing of the call hangs on its signal, which outlives it: undici's Request holds the signal it
   // follows until a finaliser runs, some collections later, and a listener of ours would hold the
   // answer and its body that long too (3 KB a call, measured), out of the young generation.
@@ -189,7 +192,7 @@ export async function runCall<R extends { response: Response }>(
       const enough = retry >= policy.maxRetries || !idempotentMethods.includes(method);
       if (!transient || enough || (retryAfter ?? 0) > policy.maxRetryWaitMs) {
         if (result) {
-          armed = keep;
+          guardingBody = keep;
           return result;
         }
         throw failure;
@@ -209,12 +212,8 @@ export async function runCall<R extends { response: Response }>(
       await untilAborted(() => policy.sleep(wait, signal));
     }
   } finally {
-    if (armed) {
-      // Still guarding a body the caller reads, but not holding a process whose work is done.
-      (timer as { unref?: () => void }).unref?.();
-    } else {
-      clearTimeout(timer);
-    }
+    // Still guarding a body the caller reads, but not holding a process whose work is done.
+    deadline.end(guardingBody);
     fail = undefined;
     callerSignal?.removeEventListener("abort", follow);
   }

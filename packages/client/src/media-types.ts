@@ -43,13 +43,29 @@ function withFormContentType(headers: unknown): unknown {
  * under its policy (deadline, abort, retries); the body is read before the deadline is disarmed,
  * unless the caller asked for the stream, which the deadline then goes on guarding.
  */
-async function send(
+function send(
   original: Send,
   policy: CallPolicy,
   client: ClientDefaults,
   method: string,
   url: string,
   init: Init = {},
+): Promise<Result> {
+  try {
+    return guarded(original, policy, client, method, url, init);
+  } catch (error) {
+    // A call's own options are checked before anything is sent: it rejects, as a call does.
+    return Promise.reject(error);
+  }
+}
+
+function guarded(
+  original: Send,
+  policy: CallPolicy,
+  client: ClientDefaults,
+  method: string,
+  url: string,
+  init: Init,
 ): Promise<Result> {
   // The caller's signal is followed by the call's own, which travels as fetch's second argument.
   const { timeoutMs, maxRetries, signal: callerSignal, ...rest } = init;
