@@ -38,7 +38,9 @@ bearer token, and resolves to the parsed JSON body (two small account records). 
   into its store as a login leaves it, so each call runs its auth check and header logic.
 
 **How.** (1) The stubbed fetch answers every call with a new \`Response\` of a pre-built body: no network, as
-openapi-fetch measures its own overhead. (2) The same clients over real HTTP to a \`node:http\` server on
+openapi-fetch measures its own overhead. Such a call is answered within the turn of the event loop it
+started in, so @engage-voice/client sets no deadline timer for it (the timer is set when that turn ends,
+for a call still waiting then); over HTTP (2) every call sets one. (2) The same clients over real HTTP to a \`node:http\` server on
 127.0.0.1 (port 0) in a separate process, with keep-alive. Each client is checked once for the right answer,
 then timed with [tinybench](https://github.com/tinylibs/tinybench):
 
