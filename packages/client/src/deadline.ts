@@ -1,13 +1,22 @@
 type Timer = ReturnType<typeof setTimeout>;
+type Schedule = (run: () => void) => unknown;
 
-/** Runs `run` at the end of this turn of the event loop: after its I/O, before the next one's timers. */
-const nextTurn: (run: () => void) => void =
-  typeof setImmediate === "function" ? (run) => void setImmediate(run) : (run) => void setTimeout(run, 0);
+/**
+ * What runs a function at the end of this turn of the event loop (after its I/O, before the next
+ * turn's timers): `setImmediate` where there is one, else a 0 ms timeout. Looked up on each call, so
+ * that a test's fake timers drive it as they drive the deadline's timer.
+ */
+const turnScheduler = (): Schedule => (typeof setImmediate === "function" ? setImmediate : setTimeout);
 
 const monotonic = () => performance.now();
 
 /** Deadlines of calls started in this turn, armed when it ends if their call is still going. */
 let starting: Deadline[] = [];
+/**
+ * What the end of this turn was scheduled with. Fake timers uninstalled before they ran it drop it:
+ * a call made with another scheduler schedules the turn again (a second run finds nothing to arm).
+ */
+let scheduledWith: Schedule | undefined;
 /**
  * A turn can be long: a loop of calls that a stub or a cache answers never yields to the event loop.
  * The list then drops the deadlines of the calls that have ended whenever it doubles in length.
@@ -47,8 +56,10 @@ export class Deadline {
   ) {
     this.startedAt = now();
     const length = starting.push(this);
-    if (length === 1) {
-      nextTurn(armStarted);
+    const schedule = turnScheduler();
+    if (length === 1 || schedule !== scheduledWith) {
+      scheduledWith = schedule;
+      schedule(armStarted);
     } else if (length > compactAt) {
       starting = starting.filter((deadline) => deadline.state === "starting");
       compactAt = Math.max(256, starting.length * 2);

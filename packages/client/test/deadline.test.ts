@@ -3,7 +3,7 @@
 // turns are real (setImmediate), and the timers are read from a spy, never waited for.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Deadline, waitingForTheirTurn } from "../src/deadline.js";
-import { createClient } from "../src/index.js";
+import { createClient, RequestTimeoutError } from "../src/index.js";
 import { stubFetch } from "./stub-fetch.js";
 
 const USERS = "/voice/api/v1/admin/users";
@@ -82,6 +82,25 @@ describe("a call's deadline", () => {
     expect(timers).toHaveLength(1);
     expect(timers[0]?.hasRef()).toBe(false);
     clearTimeout(timers[0]);
+  });
+
+  it("is armed even when fake timers were uninstalled before the end of the turn they were to run", async () => {
+    const { fetch } = stubFetch(() => Response.json([]));
+    await endOfTurn(); // no turn already scheduled on the real timers
+    vi.useFakeTimers();
+    try {
+      // Its deadline schedules the end of its turn on the fake timers...
+      await createClient({ fetch, ...quiet }).GET(USERS);
+    } finally {
+      // ...which drop it, never run.
+      vi.useRealTimers();
+    }
+    const hanging = (_: Request, init?: RequestInit) =>
+      new Promise<Response>((_, reject) =>
+        init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)),
+      );
+    const call = createClient({ fetch: hanging, ...quiet, timeoutMs: 50 }).GET(USERS);
+    await expect(call).rejects.toBeInstanceOf(RequestTimeoutError);
   });
 
   it("drops the calls that ended from a turn that never yields", async () => {
