@@ -1,11 +1,10 @@
 // What every API call gets beside its token: the caller's abort ends its own waits (the shared renewal
 // goes on for the others), a 401 goes back as fetch gives it whatever its body does, and refusals name
 // the fix. Waits and renewals run on the fake clock; the dripping bodies are real sockets on 127.0.0.1.
-import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createClient, type MainPaths, type Middleware } from "@engage-voice/client";
+import { drip, neverAnswer, startLoopbackHost, stoppedAfterEach } from "@engage-voice/test-kit";
 import createOpenApiClient from "openapi-fetch";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expiredBodyRead } from "../src/authoriser.js";
 import { createTokenManager, type EngageVoiceAuthError, type TokenManager } from "../src/index.js";
 import { BASE, fakeClock, fakeServer, hostsFor, setup } from "./fake-server.js";
@@ -98,27 +97,10 @@ async function firstText(response: Response): Promise<string> {
 }
 
 describe("a 401 goes back as fetch gives it", () => {
-  const servers: { close(): void; closeAllConnections(): void }[] = [];
-  afterEach(() => {
-    for (const server of servers.splice(0)) {
-      server.closeAllConnections();
-      server.close();
-    }
-  });
-
+  const open = stoppedAfterEach(startLoopbackHost);
   /** A host whose every answer is 401 "Jwt is", then a space every 50 ms, for ever. */
-  async function dripping401(): Promise<string> {
-    const server = createServer((incoming, outgoing: ServerResponse) => {
-      incoming.resume();
-      outgoing.writeHead(401, { "Content-Type": "text/plain" });
-      outgoing.write("Jwt is");
-      const timer = setInterval(() => outgoing.write(" "), 50);
-      outgoing.on("close", () => clearInterval(timer));
-    });
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
+  const dripping401 = async () =>
+    (await open(drip({ status: 401, contentType: "text/plain", first: "Jwt is" }))).base;
 
   /** A manager of that host whose token calls the fake server answers; API calls go to the host. */
   function managerOf(base: string) {
@@ -159,21 +141,6 @@ describe("a 401 goes back as fetch gives it", () => {
     // A hang guard ten times the bounded read: before the bound, the read took as long as the drip.
   }, 10_000);
 
-  /** A host that never answers, and tells when the connection of its first request closes. */
-  async function silentHost() {
-    let closed = () => {};
-    const connectionClosed = new Promise<void>((resolve) => {
-      closed = resolve;
-    });
-    const server = createServer((incoming, outgoing) => {
-      incoming.resume();
-      outgoing.on("close", closed);
-    });
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connectionClosed };
-  }
-
   // A call given up on must not hold its connection until the host answers: the deadline reaches the
   // socket on every path. Where it did not, the test would wait for the close until its own timeout.
   it.each([
@@ -196,9 +163,9 @@ describe("a 401 goes back as fetch gives it", () => {
       },
     ],
   ])("the deadline closes the connection: %s", async (_, call) => {
-    const { base, connectionClosed } = await silentHost();
+    const { base, firstConnectionClosed } = await open(neverAnswer);
     await expect(call(managerOf(base), base)).rejects.toMatchObject({ name: "RequestTimeoutError" });
-    await connectionClosed;
+    await firstConnectionClosed;
   });
 
   it("reads at most a short prefix for a short time, named as data", () => {

@@ -1,10 +1,14 @@
 // Answers a hostile or broken server may give, over real sockets on 127.0.0.1 where the transport
 // matters (deadlines, sizes), through the fake server where only the content does.
-import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
-import { afterEach, describe, expect, it } from "vitest";
+import {
+  drip,
+  type HostAnswer,
+  neverAnswer,
+  startLoopbackHost,
+  stoppedAfterEach,
+  underGarbageCollection,
+} from "@engage-voice/test-kit";
+import { describe, expect, it } from "vitest";
 import {
   apiTokenMiddleware,
   apiTokens,
@@ -15,57 +19,13 @@ import {
 import { fromStored, toTokenSet } from "../src/tokens.js";
 import { BASE, LEGACY_BASE, setup } from "./fake-server.js";
 
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
-
-const servers: { close(): void; closeAllConnections(): void }[] = [];
-afterEach(() => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    server.close();
-  }
-});
-
-/** A server on 127.0.0.1 whose every answer is written by `handler`; nothing ever ends unless it says so. */
-async function listen(handler: (response: ServerResponse, url: string) => void): Promise<string> {
-  const server = createServer((request, response) => {
-    request.resume();
-    handler(response, request.url ?? "");
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-/** Headers at once, then one byte every 100 ms, for ever. */
-const drip = (response: ServerResponse, contentType = "application/json") => {
-  response.writeHead(200, { "Content-Type": contentType });
-  response.write("[");
-  const timer = setInterval(() => response.write(" "), 100);
-  response.on("close", () => clearInterval(timer));
-};
-
-/** Waits for `promise` while the program allocates and the collector runs, as an ordinary app would. */
-async function underGarbageCollection<T>(promise: Promise<T>): Promise<T> {
-  let settled = false;
-  const done = promise.finally(() => {
-    settled = true;
-  });
-  let garbage: unknown[] = [];
-  while (!settled) {
-    garbage.push(new Array(50_000).fill({ x: Math.random() }));
-    if (garbage.length > 20) {
-      garbage = [];
-    }
-    gc();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return done;
-}
+const open = stoppedAfterEach(startLoopbackHost);
+/** A host on 127.0.0.1 whose every answer `answer` writes; nothing ever ends unless it says so. */
+const listen = async (answer: HostAnswer) => (await open(answer)).base;
 
 describe("deadlines hold while the collector runs", () => {
   it("a token call whose body drips for ever times out", async () => {
-    const base = await listen((response) => drip(response));
+    const base = await listen(drip({ everyMs: 100 }));
     const calls = Array.from({ length: 5 }, () =>
       createTokenManager({ baseUrl: base, rcAccessToken: "rc", timeoutMs: 500, retries: 0, logger: {} })
         .getAccessToken()
@@ -78,7 +38,7 @@ describe("deadlines hold while the collector runs", () => {
   });
 
   it("a token call that never gets headers times out", async () => {
-    const base = await listen(() => {});
+    const base = await listen(neverAnswer);
     const auth = createTokenManager({
       baseUrl: base,
       rcAccessToken: "rc",
@@ -91,7 +51,7 @@ describe("deadlines hold while the collector runs", () => {
   });
 
   it("apiTokens().list() against a server that never answers, or drips, times out", async () => {
-    for (const base of [await listen(() => {}), await listen((response) => drip(response))]) {
+    for (const base of [await listen(neverAnswer), await listen(drip({ everyMs: 100 }))]) {
       const tokens = apiTokens({ baseUrl: base, auth: { accessToken: "a.b.c" }, timeoutMs: 500 });
       const error = await underGarbageCollection(tokens.list().catch((e) => e));
       expect(error).toMatchObject({ code: "network_error", timedOut: true });

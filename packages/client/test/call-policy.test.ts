@@ -1,11 +1,15 @@
 // The call policy of every client: one deadline, the caller's abort, retries of idempotent calls.
 // Waits go through an injected sleep, so no test waits on the wall clock for a retry.
 import { getEventListeners } from "node:events";
-import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
-import { afterEach, describe, expect, it } from "vitest";
+import {
+  drip,
+  type HostAnswer,
+  neverAnswer,
+  startLoopbackHost,
+  stoppedAfterEach,
+  underGarbageCollection,
+} from "@engage-voice/test-kit";
+import { describe, expect, it } from "vitest";
 import {
   ClientOptionsError,
   callDefaults,
@@ -19,9 +23,6 @@ import {
   runCall,
 } from "../src/index.js";
 import { stubFetch } from "./stub-fetch.js";
-
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
 
 const USERS = "/voice/api/v1/admin/users";
 
@@ -202,60 +203,26 @@ describe("Retry-After", () => {
   });
 });
 
-const servers: { close(): void; closeAllConnections(): void }[] = [];
-afterEach(() => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    server.close();
-  }
-});
-
-/** A server on 127.0.0.1 whose answers are written by `handler`: nothing ends unless it says so. */
-async function listen(handler: (response: ServerResponse) => void): Promise<string> {
-  const server = createServer((request, response) => {
-    request.resume();
-    handler(response);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const open = stoppedAfterEach(startLoopbackHost);
+/** A host on 127.0.0.1 whose answers `answer` writes: nothing ends unless it says so. */
+const listen = async (answer: HostAnswer) => (await open(answer)).base;
 
 describe("the deadline", () => {
   it("ends a call whose host never answers, naming the operation and the deadline", async () => {
-    const baseUrl = await listen(() => {});
+    const baseUrl = await listen(neverAnswer);
     const call = createClient({ baseUrl, ...quiet, timeoutMs: 300 }).GET(USERS);
     await expect(call).rejects.toThrow(RequestTimeoutError);
     await expect(call).rejects.toThrow(`GET ${USERS} did not finish within 300 ms`);
   });
 
   it("covers the body: headers at once and a body that drips for ever time out, while the collector runs", async () => {
-    const baseUrl = await listen((response) => {
-      response.writeHead(200, { "Content-Type": "application/json" });
-      response.write("[");
-      const timer = setInterval(() => response.write(" "), 50);
-      response.on("close", () => clearInterval(timer));
-    });
-    let settled = false;
-    // Settled into a value at once: a rejection seen only after the loop would count as unhandled.
-    const outcome = createClient({ baseUrl, ...quiet, timeoutMs: 400 })
-      .GET(USERS)
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      )
-      .finally(() => {
-        settled = true;
-      });
-    while (!settled) {
-      gc();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(await outcome).toBeInstanceOf(RequestTimeoutError);
+    const baseUrl = await listen(drip());
+    const call = createClient({ baseUrl, ...quiet, timeoutMs: 400 }).GET(USERS);
+    await expect(underGarbageCollection(call)).rejects.toBeInstanceOf(RequestTimeoutError);
   });
 
   it("a call's own timeoutMs wins over its client's", async () => {
-    const baseUrl = await listen(() => {});
+    const baseUrl = await listen(neverAnswer);
     const call = createClient({ baseUrl, ...quiet, timeoutMs: 600_000 }).GET(USERS, { timeoutMs: 200 });
     await expect(call).rejects.toMatchObject({ name: "RequestTimeoutError", timeoutMs: 200 });
   });
@@ -271,79 +238,44 @@ describe("the deadline", () => {
   });
 });
 
-/** A host that answers as `handler` says, and tells when the connection of its first request closes. */
-async function watchedHost(handler: (response: ServerResponse) => void) {
-  let closed!: () => void;
-  const connectionClosed = new Promise<void>((resolve) => {
-    closed = resolve;
-  });
-  const baseUrl = await listen((response) => {
-    response.on("close", closed);
-    handler(response);
-  });
-  return { baseUrl, connectionClosed };
-}
-
-const never = () => {};
-const drips = (response: ServerResponse) => {
-  response.writeHead(200, { "Content-Type": "application/json" });
-  response.write("[");
-  const timer = setInterval(() => response.write(" "), 50);
-  response.on("close", () => clearInterval(timer));
-};
-
-/** Runs the collector until `promise` settles: a link that only a weak reference keeps would be lost. */
-async function whileCollecting<T>(promise: Promise<T>): Promise<T> {
-  let settled = false;
-  const watched = promise.finally(() => {
-    settled = true;
-  });
-  watched.catch(() => {});
-  while (!settled) {
-    gc();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return watched;
-}
-
 // The deadline and the caller's abort reach the socket, not only the caller's wait: a call given up
 // on must not hold a connection (and, in Node, the process) until the host answers. Without a
 // timeout of its own, the test would hang where the connection stays open.
 describe("what an ended call closes", () => {
   it.each([
-    ["no answer", never, {}],
-    ["a body that drips", drips, {}],
-    ["a stream the caller reads", drips, { parseAs: "stream" as const }],
-  ])("the deadline closes the connection: %s", async (_, handler, init) => {
-    const { baseUrl, connectionClosed } = await watchedHost(handler);
+    ["no answer", neverAnswer, {}],
+    ["a body that drips", drip(), {}],
+    ["a stream the caller reads", drip(), { parseAs: "stream" as const }],
+  ])("the deadline closes the connection: %s", async (_, answer, init) => {
+    const { base: baseUrl, firstConnectionClosed } = await open(answer);
     const call = createClient({ baseUrl, ...quiet, timeoutMs: 300 })
       .GET(USERS, init)
       .then(async ({ response }) => {
         await response.text();
       });
-    await expect(whileCollecting(call)).rejects.toBeInstanceOf(RequestTimeoutError);
-    await whileCollecting(connectionClosed);
+    await expect(underGarbageCollection(call)).rejects.toBeInstanceOf(RequestTimeoutError);
+    await underGarbageCollection(firstConnectionClosed);
   });
 
   it("the caller's abort closes the connection", async () => {
-    const { baseUrl, connectionClosed } = await watchedHost(never);
+    const { base: baseUrl, firstConnectionClosed } = await open(neverAnswer);
     const controller = new AbortController();
     const call = createClient({ baseUrl, ...quiet }).GET(USERS, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error("left the page")), 100);
-    await expect(whileCollecting(call)).rejects.toThrow("left the page");
-    await whileCollecting(connectionClosed);
+    await expect(underGarbageCollection(call)).rejects.toThrow("left the page");
+    await underGarbageCollection(firstConnectionClosed);
   });
 
   it("a fetch of your own gets the call's signal beside the Request, and passes it on", async () => {
-    const { baseUrl, connectionClosed } = await watchedHost(never);
+    const { base: baseUrl, firstConnectionClosed } = await open(neverAnswer);
     const signals: (AbortSignal | null | undefined)[] = [];
     const fetch = (request: Request, init?: RequestInit) => {
       signals.push(init?.signal);
       return globalThis.fetch(request, init);
     };
     const call = createClient({ baseUrl, fetch, ...quiet, timeoutMs: 300 }).GET(USERS);
-    await expect(whileCollecting(call)).rejects.toBeInstanceOf(RequestTimeoutError);
-    await whileCollecting(connectionClosed);
+    await expect(underGarbageCollection(call)).rejects.toBeInstanceOf(RequestTimeoutError);
+    await underGarbageCollection(firstConnectionClosed);
     expect(signals).toHaveLength(1);
     expect(signals[0]?.aborted).toBe(true);
   });
@@ -363,7 +295,7 @@ describe("abort", () => {
   });
 
   it("the caller's signal ends the wait for the answer", async () => {
-    const baseUrl = await listen(() => {});
+    const baseUrl = await listen(neverAnswer);
     const controller = new AbortController();
     const call = createClient({ baseUrl, ...quiet }).GET(USERS, { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);

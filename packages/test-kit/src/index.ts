@@ -25,6 +25,14 @@ export {
 } from "./http.js";
 export { stoppedAfterEach } from "./lifecycle.js";
 export { type Logger, recordingLogger } from "./logger.js";
+export {
+  type Answer as HostAnswer,
+  drip,
+  type LoopbackHost,
+  neverAnswer,
+  startLoopbackHost,
+  underGarbageCollection,
+} from "./loopback-host.js";
 export { expectOneRefreshForAllProcesses, expired, runTogether } from "./race.js";
 
 declare module "vitest" {
