@@ -3,8 +3,9 @@
 // child processes, ESM and CommonJS, on Node 20 (the system's) and Node 24 (the workspace's), since a
 // test runner's own event loop would hide an early exit.
 import { existsSync } from "node:fs";
-import { createServer, type Socket } from "node:net";
+import { createServer } from "node:net";
 import { type Fault, type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
+import { neverAnswer, startLoopbackHost } from "@engage-voice/test-kit";
 import { run } from "@engage-voice/test-kit/processes";
 import { describe, expect, it } from "vitest";
 
@@ -35,26 +36,6 @@ async function droppingHost(): Promise<{ base: string; close: () => Promise<void
   return {
     base: `http://127.0.0.1:${port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** A host that takes every connection and never answers: only the call's deadline ends a call. */
-async function silentHost(): Promise<{ base: string; close: () => Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    base: `http://127.0.0.1:${port}`,
-    close: () => {
-      for (const socket of sockets) {
-        socket.destroy();
-      }
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
   };
 }
 
@@ -107,9 +88,9 @@ describe.concurrent.each(nodes)("a one-shot script on %s", (_, binary) => {
 
     it("whose host never answers ends at its deadline with request_timeout and exit 1", async () => {
       // Nothing but the deadline's timer is left to keep the process alive while the call waits.
-      const host = await silentHost();
+      const host = await startLoopbackHost(neverAnswer);
       const { code, stdout } = await run(binary, [script, host.base, "sandbox-rc-token-ada", "500"]).finally(
-        host.close,
+        host.stop,
       );
       expect(stdout).toBe("error request_timeout\n");
       expect(code).toBe(1);

@@ -191,7 +191,7 @@ export function createAuthoriser(deps: AuthoriserDeps) {
     return guardedCall(input, init);
   }
 
-  /** A call made with `auth.fetch` itself: its own deadline and retries. */
+  /** A call made with `auth.fetch` itself, not through a client: it gets its own deadline and retries here. */
   async function guardedCall(
     input: string | URL | Request,
     init?: RequestInit & { timeoutMs?: number; maxRetries?: number },
