@@ -4,7 +4,7 @@
 import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { defaultBaseUrls } from "@engage-voice/client";
 import type { RunningSandbox } from "@engage-voice/sandbox";
@@ -70,8 +70,16 @@ export async function writeSamples(sources: Record<string, string>): Promise<Rec
 
 /** Type-checks sample files together, as strictly as the SDK's own code. */
 export async function typecheck(files: string[]): Promise<void> {
-  const tsc = require.resolve("typescript/bin/tsc");
-  const options = ["--noEmit", "--strict", "--exactOptionalPropertyTypes", "--skipLibCheck"];
+  // TypeScript 7's `exports` do not list bin/tsc.
+  const tsc = join(dirname(require.resolve("typescript/package.json")), "bin", "tsc");
+  // --ignoreConfig: the samples stand alone; apps/docs' own tsconfig.json is not theirs.
+  const options = [
+    "--ignoreConfig",
+    "--noEmit",
+    "--strict",
+    "--exactOptionalPropertyTypes",
+    "--skipLibCheck",
+  ];
   options.push(
     "--module",
     "nodenext",

@@ -48,7 +48,7 @@ export function readmeCell(): Cell {
       const bun = await reported("bun");
       const deno = await reported("deno");
       const chromium = `Chromium ${(await reported("chromium")).split(".")[0]}`;
-      const typescript = `${typescriptVersion("typescript-5.4")}, ${typescriptVersion("typescript")}`;
+      const typescript = ["typescript-5.4", "typescript-5.9", "typescript"].map(typescriptVersion).join(", ");
       const wanted: { runtime: string; version: string; listed: (column: string) => boolean }[] = [
         { runtime: "Node.js", version: node, listed: (column) => column === node },
         { runtime: "Bun", version: bun, listed: (column) => column === bun },

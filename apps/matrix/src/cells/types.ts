@@ -4,7 +4,7 @@
 // so a CommonJS consumer that silently got the ESM types (or the reverse) fails.
 import { copyFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { run, tail } from "@engage-voice/test-kit/processes";
 import type { Cell } from "../cell.ts";
 import { createConsumer } from "../consumer.ts";
@@ -13,10 +13,19 @@ import { type Published, pinned } from "../published.ts";
 
 const require = createRequire(import.meta.url);
 
-/** This repository's TypeScript, and the oldest one the README claims. */
+/** `bin/tsc` of an installed TypeScript (7's `exports` do not list it). */
+function tscOf(name: string): string {
+  return join(dirname(require.resolve(`${name}/package.json`)), "bin", "tsc");
+}
+
+/**
+ * This repository's TypeScript (7, the native compiler), the last of the JavaScript compilers that most
+ * projects still use, and the oldest one the README claims.
+ */
 export const compilers = {
-  "5.9": require.resolve("typescript/bin/tsc"),
-  "5.4": require.resolve("typescript-5.4/bin/tsc"),
+  "7.0": tscOf("typescript"),
+  "5.9": tscOf("typescript-5.9"),
+  "5.4": tscOf("typescript-5.4"),
 } as const;
 
 interface Project {
