@@ -8,6 +8,7 @@ import { runOk } from "@engage-voice/test-kit/processes";
 import type { Cell } from "../cell.ts";
 import { appDir } from "../paths.ts";
 import { binaryOf, type RuntimeName, runtimes } from "../runtimes.ts";
+import { compilerPackages } from "./types.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -23,6 +24,11 @@ async function reported(name: RuntimeName): Promise<string> {
     throw new Error(`${name} --version printed no version: ${stdout.trim().slice(0, 80)}`);
   }
   return `${match[1]}.${match[2]}`;
+}
+
+/** Oldest first, by their numbers (not their text: 10.0 after 9.0). */
+function byVersion(a: string, b: string): number {
+  return a.localeCompare(b, "en", { numeric: true });
 }
 
 function typescriptVersion(name: string): string {
@@ -48,7 +54,7 @@ export function readmeCell(): Cell {
       const bun = await reported("bun");
       const deno = await reported("deno");
       const chromium = `Chromium ${(await reported("chromium")).split(".")[0]}`;
-      const typescript = ["typescript-5.4", "typescript-5.9", "typescript"].map(typescriptVersion).join(", ");
+      const typescript = Object.values(compilerPackages).map(typescriptVersion).sort(byVersion).join(", ");
       const wanted: { runtime: string; version: string; listed: (column: string) => boolean }[] = [
         { runtime: "Node.js", version: node, listed: (column) => column === node },
         { runtime: "Bun", version: bun, listed: (column) => column === bun },

@@ -13,20 +13,21 @@ import { type Published, pinned } from "../published.ts";
 
 const require = createRequire(import.meta.url);
 
+/**
+ * The TypeScripts the type cells compile with, by the package (or alias) that installs each: this
+ * repository's (7, the native compiler) and the oldest one the README claims. Declarations both of
+ * them take are taken by every version between; the README's table lists these (the readme cell).
+ */
+export const compilerPackages = { "7.0": "typescript", "5.4": "typescript-5.4" } as const;
+
 /** `bin/tsc` of an installed TypeScript (7's `exports` do not list it). */
 function tscOf(name: string): string {
   return join(dirname(require.resolve(`${name}/package.json`)), "bin", "tsc");
 }
 
-/**
- * This repository's TypeScript (7, the native compiler), the last of the JavaScript compilers that most
- * projects still use, and the oldest one the README claims.
- */
-export const compilers = {
-  "7.0": tscOf("typescript"),
-  "5.9": tscOf("typescript-5.9"),
-  "5.4": tscOf("typescript-5.4"),
-} as const;
+export const compilers = Object.fromEntries(
+  Object.entries(compilerPackages).map(([version, name]) => [version, tscOf(name)]),
+);
 
 interface Project {
   template: "node16-esm" | "node16-cjs" | "bundler";
