@@ -1,6 +1,27 @@
 // Debian's Chromium as every page test drives it: headless, no sandbox (tests run as root), no GPU,
 // and none of the browser's own background traffic, so that any request a test sees is the page's.
-import { type Browser, chromium } from "playwright-core";
+import { mkdir } from "node:fs/promises";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { onTestFailed } from "vitest";
+
+/** Where the page tests write their screenshots. */
+export const artifacts = new URL("../test-results/", import.meta.url).pathname;
+
+/**
+ * Screenshots of every page the tests pass through, for a reader checking the layout by eye:
+ * `DOCS_SCREENSHOTS=1 pnpm --filter @engage-voice/docs test`. The verdicts are measured in the page,
+ * not read off an image, and encoding the images was about a fifth of the page tests' CPU, so a plain
+ * run takes one only of the page in view when a test fails.
+ */
+export const everyScreenshot = process.env.DOCS_SCREENSHOTS === "1";
+
+/** A screenshot to `test-results/<name>.png`, when they were asked for. */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+  if (everyScreenshot) {
+    await mkdir(artifacts, { recursive: true });
+    await page.screenshot({ path: `${artifacts}${name}.png`, ...options });
+  }
+}
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -32,6 +53,13 @@ export async function openPage(browser: Browser, url: string, width: number) {
     }
   });
   page.on("pageerror", (error) => errors.push(error.message));
+  onTestFailed(async ({ task }) => {
+    if (!page.isClosed()) {
+      await mkdir(artifacts, { recursive: true });
+      const name = `failed-${task.name.replace(/[^\w-]+/g, "-").slice(0, 120)}`;
+      await page.screenshot({ path: `${artifacts}${name}.png`, fullPage: true }).catch(() => {});
+    }
+  });
   await page.goto(url, { waitUntil: "load" });
   return { page, requests, errors, close: () => context.close() };
 }

@@ -8,11 +8,10 @@ import type { RunningSandbox } from "@engage-voice/sandbox";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BesideSandbox, serveBesideSandbox } from "./beside-sandbox.js";
-import { launchChromium, openPage } from "./chromium.js";
+import { launchChromium, openPage, screenshot } from "./chromium.js";
 
 const require = createRequire(import.meta.url);
 const dist = new URL("../dist/", import.meta.url);
-const artifacts = new URL("../test-results/", import.meta.url).pathname;
 /** Each host's production addresses, from its own document in @engage-voice/spec. */
 async function addresses(host: "main" | "legacy"): Promise<string[]> {
   const file = require.resolve(`@engage-voice/spec/openapi.${host}.json`);
@@ -74,7 +73,7 @@ describe("try-it console (dist/console.html)", () => {
     const intro = page.getByRole("button", { name: /^Server:/ }).first();
     expect(await serverChoices(page, intro)).toEqual(production.main);
     expect(await page.locator("#sandbox-settings").textContent()).toBe("{}");
-    await page.screenshot({ path: `${artifacts}console-disk-1280.png` });
+    await screenshot(page, `console-disk-1280`);
     expect(requests).toEqual([]);
     expect(errors).toEqual([]);
     await close();
@@ -121,7 +120,7 @@ describe("try-it console (dist/console.html)", () => {
       expect(JSON.parse(listed.body).map((a: { accountName: string }) => a.accountName)).toContain(
         "Sandbox Sales",
       );
-      await page.screenshot({ path: `${artifacts}console-sandbox-accounts-1280.png` });
+      await screenshot(page, `console-sandbox-accounts-1280`);
       await page.keyboard.press("Escape");
 
       // The deprecated host's document offers the sandbox's legacy host first, then production's.
@@ -137,7 +136,7 @@ describe("try-it console (dist/console.html)", () => {
         "/api/auth/login/admin",
       );
       expect((await send(login, "post")).status).toBe("200 OK");
-      await page.screenshot({ path: `${artifacts}console-sandbox-legacy-login-1280.png` });
+      await screenshot(page, `console-sandbox-legacy-login-1280`);
 
       const origins = requests.map((request) => new URL(request.split(" ")[1] as string).hostname);
       expect(new Set(origins)).toEqual(new Set(["127.0.0.1"]));

@@ -3,8 +3,8 @@
 // body, its Payload panel; both hosts and the downloads on the landing, no schema row "property
 // name*", nothing wider than its box at 1280 and 1440 px, no request, no console error), and the
 // getting-started page both from disk (production values) and as `pnpm start` serves it, where its
-// commands run on the sandbox as shown. Screenshots go to test-results/.
-import { access, mkdir, readFile } from "node:fs/promises";
+// commands run on the sandbox as shown. Screenshots (see chromium.ts) go to test-results/.
+import { access, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { defaultBaseUrls } from "@engage-voice/client";
 import type { RunningSandbox } from "@engage-voice/sandbox";
@@ -16,7 +16,7 @@ import { errorCodesOf, presentable } from "../scripts/present.mjs";
 // @ts-expect-error: plain ES modules without declarations
 import { fillReference } from "../scripts/sandbox-page.mjs";
 import { type BesideSandbox, serveBesideSandbox } from "./beside-sandbox.js";
-import { launchChromium, openPage } from "./chromium.js";
+import { launchChromium, openPage, screenshot } from "./chromium.js";
 import { runCurl, runTypeScript, typecheck, writeSamples } from "./run-samples.js";
 
 type Sample = { lang: string; label: string; source: string };
@@ -36,7 +36,6 @@ const changelog = await readFile(
   "utf8",
 );
 const dist = new URL("../dist/", import.meta.url);
-const artifacts = new URL("../test-results/", import.meta.url).pathname;
 const operations: Operation[] = Object.values(document.paths).flatMap((item) =>
   Object.values(item as Record<string, Operation>).filter((op) => op.operationId),
 );
@@ -53,7 +52,6 @@ let browser: Browser;
 
 beforeAll(async () => {
   browser = await launchChromium();
-  await mkdir(artifacts, { recursive: true });
 });
 afterAll(() => browser?.close());
 
@@ -261,7 +259,7 @@ describe("API reference (dist/reference.html), offline", () => {
           codes.filter((code) => code.getClientRects().length > 1).map((code) => code.textContent),
         );
       expect(split).toEqual([]);
-      await page.screenshot({ path: `${artifacts}reference-landing-${width}.png` });
+      await screenshot(page, `reference-landing-${width}`);
 
       // Redoc renders a tag's operations as they come into view: visit each one from the sidebar.
       for (const tag of tags) {
@@ -278,7 +276,7 @@ describe("API reference (dist/reference.html), offline", () => {
           expect(await overflowing(page), op.operationId).toEqual([]);
           expect(await coveredByCopyButton(page), op.operationId).toEqual([]);
           expect(await splitWords(page, REDOC_CODE.code), op.operationId).toEqual([]);
-          await page.screenshot({ path: `${artifacts}reference-${op.operationId}-${width}.png` });
+          await screenshot(page, `reference-${op.operationId}-${width}`);
 
           await chooseLanguage(page, "curl", "TypeScript");
           const withTs = await waitForText(page, [sample("TypeScript")]);
@@ -298,7 +296,7 @@ describe("API reference (dist/reference.html), offline", () => {
             expect(withPayload, `${op.operationId}: Payload`).toContain(flat(payload));
             expect(await overflowing(page), `${op.operationId} (Payload)`).toEqual([]);
             expect(await coveredByCopyButton(page), `${op.operationId} (Payload)`).toEqual([]);
-            await page.screenshot({ path: `${artifacts}reference-${op.operationId}-payload-${width}.png` });
+            await screenshot(page, `reference-${op.operationId}-payload-${width}`);
             await chooseLanguage(page, "Payload", "curl");
           } else {
             await chooseLanguage(page, "TypeScript", "curl");
@@ -336,14 +334,14 @@ describe("API reference at a phone's width (390 px)", () => {
       .waitFor({ state: "attached", timeout: 60_000 });
     await waitForText(page, ["Servers", ...hostUrls]);
     expect(await overflowing(page), "landing").toEqual([]);
-    await page.screenshot({ path: `${artifacts}reference-landing-390.png` });
+    await screenshot(page, `reference-landing-390`);
     // An operation, reached by its address as a shared link would.
     const [op] = operations;
     await page.goto(`${new URL("reference.html", dist).href}#operation/${op?.operationId}`);
     await waitForText(page, [op?.summary ?? "?"]);
     expect(await overflowing(page), op?.operationId).toEqual([]);
     expect(await splitWords(page, REDOC_CODE.code), op?.operationId).toEqual([]);
-    await page.screenshot({ path: `${artifacts}reference-${op?.operationId}-390.png` });
+    await screenshot(page, `reference-${op?.operationId}-390`);
     expect(requests).toEqual([]);
     expect(errors).toEqual([]);
     await close();
@@ -404,7 +402,7 @@ describe("getting started (dist/index.html)", () => {
       expect(await overflowing(page)).toEqual([]);
       expect(await coveredByCopyButton(page, GUIDE_CODE)).toEqual([]);
       expect(await splitWords(page, GUIDE_CODE.code)).toEqual([]);
-      await page.screenshot({ path: `${artifacts}getting-started-disk-${width}.png`, fullPage: true });
+      await screenshot(page, `getting-started-disk-${width}`, { fullPage: true });
 
       await page.locator("a[href='reference.html']").first().click();
       // Attached, not visible: at a phone's width Redoc folds its sidebar behind a menu button.
@@ -478,7 +476,7 @@ describe("getting started (dist/index.html)", () => {
       expect(variables).toContain(`export LEGACY_BASE_URL='${sandbox.legacyUrl}'`);
       expect(await page.locator("#mock").innerText()).toContain("http://127.0.0.1:4010");
       expect(await overflowing(page)).toEqual([]);
-      await page.screenshot({ path: `${artifacts}getting-started-sandbox-1280.png`, fullPage: true });
+      await screenshot(page, `getting-started-sandbox-1280`, { fullPage: true });
       const curl = await page.locator('pre[data-sample="curl"]').allInnerTexts();
       const ts = await page
         .locator('pre[data-sample="typescript"]')
