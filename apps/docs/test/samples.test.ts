@@ -1,6 +1,6 @@
 // Every x-codeSamples entry of the bundled document works as printed: the curl ones with the real curl
 // binary, the TypeScript ones type-checked and run against the built client and auth packages, the
-// Python ones with python3 and requests, the Java ones with `java File.java`, all on
+// Python ones with python3 and requests, the Java ones compiled with javac and run with `java`, all on
 // the sandbox with its seeded credentials in the placeholders. Each answer must carry the operation's
 // documented success status. Needs the packages built (`turbo run test` does it first).
 import { readFile } from "node:fs/promises";
@@ -10,9 +10,9 @@ import { createSandboxApps, type RunningSandbox, startSandbox } from "@engage-vo
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   credentials,
+  javaSamples,
   onSandbox,
   runCurl,
-  runJava,
   runPython,
   runTypeScript,
   typecheck,
@@ -61,6 +61,7 @@ const hardLogin = { ...seededLogin, password: examplePassword };
 
 let sandbox: RunningSandbox;
 let tsFiles: Record<string, string>;
+let java: ReturnType<typeof javaSamples>;
 
 beforeAll(async () => {
   // Every sample needs fresh tokens: lift the exchange limit (5 a minute) that a reader would meet.
@@ -73,6 +74,7 @@ beforeAll(async () => {
       operations.map((op) => [op.operationId, onSandbox(sample(op, "TypeScript"), sandbox)]),
     ),
   );
+  java = javaSamples(operations.map((op) => onSandbox(sample(op, "Java"), sandbox)));
 });
 afterAll(() => sandbox?.stop());
 
@@ -136,7 +138,7 @@ describe("x-codeSamples of the bundled document", () => {
 
     it(`${op.operationId}: the Java sample answers ${success(op)} on the sandbox`, async () => {
       const variables = await credentials(sandbox, host(op));
-      const { statuses, stdout } = await runJava(onSandbox(sample(op, "Java"), sandbox), variables);
+      const { statuses, stdout } = await java.run(onSandbox(sample(op, "Java"), sandbox), variables);
       expect(statuses, stdout).toEqual([success(op)]);
     });
   }
@@ -151,7 +153,7 @@ describe("x-codeSamples of the bundled document", () => {
     expect(ts.statuses, ts.stdout).toEqual([200]);
     const python = await runPython("legacyLogin-hard", onSandbox(sample(op, "Python"), sandbox), variables);
     expect(python.statuses, python.stdout).toEqual([200]);
-    const java = await runJava(onSandbox(sample(op, "Java"), sandbox), variables);
-    expect(java.statuses, java.stdout).toEqual([200]);
+    const javaRun = await java.run(onSandbox(sample(op, "Java"), sandbox), variables);
+    expect(javaRun.statuses, javaRun.stdout).toEqual([200]);
   });
 });
