@@ -5,13 +5,13 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { onTestFailed } from "vitest";
 
 /** Where the page tests write their screenshots. */
-export const artifacts = new URL("../test-results/", import.meta.url).pathname;
+const artifacts = new URL("../test-results/", import.meta.url).pathname;
 
 /**
  * Screenshots of every page the tests pass through, for a reader checking the layout by eye:
  * `DOCS_SCREENSHOTS=1 pnpm --filter @engage-voice/docs test`. The verdicts are measured in the page,
  * not read off an image, and encoding the images was about a fifth of the page tests' CPU, so a plain
- * run takes one only of the page in view when a test fails.
+ * run takes one only when a test fails: of the whole page as it was then (`failed-<test>.png`).
  */
 export const everyScreenshot = process.env.DOCS_SCREENSHOTS === "1";
 
