@@ -159,32 +159,33 @@ export async function runPython(name: string, source: string, variables: Record<
 }
 
 /**
- * The Java samples, compiled together on first use by the JDK's javac (as a reader building them
- * would) and each run with `java` on its public class, which names its file. One javac for all of them:
- * the single-file launcher (`java File.java`) compiled each one in a JVM of its own, about 0.6 CPU-s
- * apiece. A sample that does not compile fails every run with javac's own message.
+ * The Java samples by name, compiled together on first use by the JDK's javac (as a reader building
+ * them would) and each run with `java` on its public class, which names its file. One javac for all of
+ * them: the single-file launcher (`java File.java`) compiled each one in a JVM of its own, about
+ * 0.6 CPU-s apiece. A sample that does not compile fails every run with javac's own message.
  */
-export function javaSamples(sources: string[]) {
+export function javaSamples(sources: Record<string, string>) {
   const dir = join(samplesDir, "java");
   const classes = join(dir, "classes");
-  let compiled: Promise<Map<string, string>> | undefined;
+  let compiled: Promise<Record<string, string>> | undefined;
   const compile = async () => {
     await mkdir(classes, { recursive: true });
-    const names = new Map<string, string>();
-    for (const source of new Set(sources)) {
+    const classOf: Record<string, string> = {};
+    const files: string[] = [];
+    for (const [sample, source] of Object.entries(sources)) {
       const name = source.match(/^public class (\w+)/m)?.[1];
       if (!name) {
-        throw new Error(`a Java sample without a public class:\n${source}`);
+        throw new Error(`the Java sample ${sample} has no public class:\n${source}`);
       }
-      if ([...names.values()].includes(name)) {
+      if (Object.values(classOf).includes(name)) {
         throw new Error(`two Java samples declare the public class ${name}: each needs a file of its own`);
       }
-      names.set(source, name);
+      classOf[sample] = name;
+      files.push(join(dir, `${name}.java`));
       await writeFile(join(dir, `${name}.java`), source);
     }
     // C1 only, here and in each run: a sample runs for a second, too short for the optimising
     // compiler to pay for the CPU it takes.
-    const files = [...names.values()].map((name) => join(dir, `${name}.java`));
     await run("javac", ["-J-XX:TieredStopAtLevel=1", "-d", classes, ...files], { timeout: 120_000 }).catch(
       (error: { stdout?: string; stderr?: string; message: string }) => {
         throw new Error(
@@ -192,14 +193,14 @@ export function javaSamples(sources: string[]) {
         );
       },
     );
-    return names;
+    return classOf;
   };
   return {
-    async run(source: string, variables: Record<string, string>): Promise<Run> {
+    async run(sample: string, variables: Record<string, string>): Promise<Run> {
       compiled ??= compile();
-      const name = (await compiled).get(source);
+      const name = (await compiled)[sample];
       if (!name) {
-        throw new Error(`a Java sample that was not compiled with the others:\n${source}`);
+        throw new Error(`no Java sample named ${sample}: the samples are ${Object.keys(sources).join(", ")}`);
       }
       return runProgram("Java", ["java", "-XX:TieredStopAtLevel=1", "-cp", classes, name], variables);
     },

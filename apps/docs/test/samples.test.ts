@@ -74,7 +74,9 @@ beforeAll(async () => {
       operations.map((op) => [op.operationId, onSandbox(sample(op, "TypeScript"), sandbox)]),
     ),
   );
-  java = javaSamples(operations.map((op) => onSandbox(sample(op, "Java"), sandbox)));
+  java = javaSamples(
+    Object.fromEntries(operations.map((op) => [op.operationId, onSandbox(sample(op, "Java"), sandbox)])),
+  );
 });
 afterAll(() => sandbox?.stop());
 
@@ -138,7 +140,7 @@ describe("x-codeSamples of the bundled document", () => {
 
     it(`${op.operationId}: the Java sample answers ${success(op)} on the sandbox`, async () => {
       const variables = await credentials(sandbox, host(op));
-      const { statuses, stdout } = await java.run(onSandbox(sample(op, "Java"), sandbox), variables);
+      const { statuses, stdout } = await java.run(op.operationId, variables);
       expect(statuses, stdout).toEqual([success(op)]);
     });
   }
@@ -153,7 +155,7 @@ describe("x-codeSamples of the bundled document", () => {
     expect(ts.statuses, ts.stdout).toEqual([200]);
     const python = await runPython("legacyLogin-hard", onSandbox(sample(op, "Python"), sandbox), variables);
     expect(python.statuses, python.stdout).toEqual([200]);
-    const javaRun = await java.run(onSandbox(sample(op, "Java"), sandbox), variables);
+    const javaRun = await java.run(op.operationId, variables);
     expect(javaRun.statuses, javaRun.stdout).toEqual([200]);
   });
 });

@@ -2,9 +2,6 @@ import { createClient } from "@engage-voice/client";
 import { describe, expect, it } from "vitest";
 import { BASE, fakeClock, hostsFor, START } from "./fake-server.js";
 
-// The server below enforces `exp` to the millisecond, and its clock does not sit on a whole second:
-// whole-second claims then say a token was issued up to a second before it really was.
-
 /**
  * Callers in each batch, all crossing the same instant together: without coalescing each of them
  * would make its own token call, so twenty show a missing one as plainly as a hundred did, at a fifth
@@ -12,6 +9,8 @@ import { BASE, fakeClock, hostsFor, START } from "./fake-server.js";
  */
 const CALLERS_PER_BATCH = 20;
 
+// The server below enforces `exp` to the millisecond, and its clock does not sit on a whole second:
+// whole-second claims then say a token was issued up to a second before it really was.
 describe.each([
   [2, "down"],
   [2, "up"],
