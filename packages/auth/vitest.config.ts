@@ -10,8 +10,8 @@ export default defineConfig({
     // Hang guards, not verdicts: a machine running two CI jobs transpiles and spawns slowly.
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // Type tests (test/*.test-d.ts) are not run here: the typecheck task's tsc covers test/ (see
-    // tsconfig.json), so a wrong type already fails `pnpm test` there, and a second tsc run costs CI.
+    // Type tests (test/*.test-d.ts) are not run here: the test script's tsc, before vitest, covers
+    // test/ (see tsconfig.json), so a wrong type already fails `pnpm test`; a second tsc run costs CI.
     coverage: {
       provider: "v8",
       include: ["src/**"],

@@ -8,7 +8,7 @@ export default defineConfig({
     isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Type tests (test/*.test-d.ts) are not run here: the typecheck task's tsc covers test/ (see
-    // tsconfig.json), so a wrong type already fails `pnpm test` there, and a second tsc run costs CI.
+    // Type tests (test/*.test-d.ts) are not run here: the test script's tsc, before vitest, covers
+    // test/ (see tsconfig.json), so a wrong type already fails `pnpm test`; a second tsc run costs CI.
   },
 });

@@ -1,5 +1,5 @@
-// Type-level promises of the errors and the permanent-token helpers: checked by tsc in the typecheck
-// task of every test run (tsconfig.json includes test/), so a type that loosens fails the run.
+// Type-level promises of the errors and the permanent-token helpers: checked by the tsc that the test
+// script runs first (tsconfig.json includes test/), so a type that loosens fails the run.
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type ApiTokens,

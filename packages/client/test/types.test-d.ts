@@ -1,4 +1,4 @@
-// Type-level contract: checked by tsc in the typecheck task of every test run (tsconfig.json includes test/).
+// Type-level contract: checked by the tsc that the test script runs first (tsconfig.json includes test/).
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type Account,

@@ -203,7 +203,7 @@ const noBody = () => undefined;
 /**
  * A request of each operation as the document describes it, so that the happy paths are fuzzed too:
  * keyed by the generated table's `OperationId`, so an operation added to the document and not here
- * fails the typecheck (and the first test below names it).
+ * fails the type check of the test script (and the first test below names it).
  */
 const validRequests = {
   exchangeAccessToken: fc
