@@ -5,7 +5,6 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll } from "vitest";
 
 export const BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli.js");
 
@@ -15,7 +14,7 @@ export interface Result {
   stderr: string;
 }
 
-/** Every output of every process of the run, for the scans. */
+/** Every output of every process of this test file, for the scans (test/per-file.ts empties it). */
 export const transcript: { args: string[]; stdout: string; stderr: string }[] = [];
 
 export interface RunOptions {
@@ -27,10 +26,11 @@ export interface RunOptions {
 }
 
 const homes: string[] = [];
-// Each test file's homes go when the file is done: nothing is left in the system's temp folder.
-afterAll(async () => {
+
+/** Removes the temp homes made so far: test/per-file.ts calls it when each test file is done. */
+export async function removeTempHomes(): Promise<void> {
   await Promise.all(homes.splice(0).map((home) => rm(home, { recursive: true, force: true })));
-});
+}
 
 export async function tempHome(): Promise<string> {
   const home = await mkdtemp(join(tmpdir(), "engage-voice-cli-"));
