@@ -1,15 +1,11 @@
 // publint and Are the Types Wrong on the tarballs the rehearsed registry serves: what npm downloads.
+// Both run in this process, on the tarball's bytes: attw's CLI is a wrapper of the same checkPackage,
+// and a process of its own per package loaded its TypeScript again each time (about 0.6 CPU-s each).
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { run, tail } from "@engage-voice/test-kit/processes";
+import { checkPackage, createPackageFromTarballData } from "@arethetypeswrong/core";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import type { Cell } from "../cell.ts";
-import { appDir } from "../paths.ts";
-
-const require = createRequire(import.meta.url);
-const attwCli = join(dirname(require.resolve("@arethetypeswrong/cli/package.json")), "dist", "index.js");
 
 /** Clean means no message at all: errors, warnings and suggestions alike. */
 export function publintCell(label: string, tarball: () => Promise<string>): Cell {
@@ -32,13 +28,6 @@ export function publintCell(label: string, tarball: () => Promise<string>): Cell
   };
 }
 
-interface AttwReport {
-  analysis: {
-    entrypoints: Record<string, unknown>;
-    problems?: { kind: string; entrypoint?: string; resolutionKind?: string }[];
-  };
-}
-
 /**
  * The strict profile (node10, node16 from CommonJS and from ESM, and bundler resolution), or
  * `esm-only` for a package that ships no CommonJS.
@@ -51,31 +40,24 @@ export function attwCell(
   return {
     name: `attw ${label}`,
     async run() {
-      const result = await run(
-        process.execPath,
-        [attwCli, await tarball(), "--format", "json", "--profile", profile],
-        {
-          cwd: appDir,
-        },
-      );
-      let report: AttwReport;
-      try {
-        report = JSON.parse(result.stdout) as AttwReport;
-      } catch {
-        throw new Error(`attw did not answer JSON:\n${tail(result.stdout)}${tail(result.stderr)}`);
+      const analysis = await checkPackage(createPackageFromTarballData(await readFile(await tarball())));
+      if (!analysis.types) {
+        throw new Error(`attw found no types in ${analysis.packageName}@${analysis.packageVersion}`);
       }
-      // The JSON report lists every problem; a profile only changes which ones count.
+      // The analysis lists every problem; a profile only changes which ones count (as attw's
+      // --profile does: esm-only ignores the node10 and node16-cjs resolutions).
       const ignored = profile === "esm-only" ? ["node10", "node16-cjs"] : [];
-      const problems = (report.analysis.problems ?? []).filter(
-        (p) => !ignored.includes(p.resolutionKind ?? ""),
+      const problems = analysis.problems.filter(
+        (p) => !("resolutionKind" in p) || !ignored.includes(p.resolutionKind),
       );
-      if (result.code !== 0 || problems.length > 0) {
+      if (problems.length > 0) {
         const list = problems.map(
-          (p) => `${p.kind} at ${p.entrypoint ?? "?"} (${p.resolutionKind ?? "all"})`,
+          (p) =>
+            `${p.kind} at ${"entrypoint" in p ? p.entrypoint : "?"} (${"resolutionKind" in p ? p.resolutionKind : "all"})`,
         );
-        throw new Error(`attw found problems:\n${list.join("\n") || tail(result.stderr)}`);
+        throw new Error(`attw found problems:\n${list.join("\n")}`);
       }
-      return `entry points ${Object.keys(report.analysis.entrypoints).join(", ")}`;
+      return `entry points ${Object.keys(analysis.entrypoints).join(", ")}`;
     },
   };
 }
