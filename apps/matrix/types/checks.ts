@@ -1,5 +1,6 @@
 // Type tests against the published declaration files, as a user's project compiles them. Copied into
-// each type consumer (node16 ESM, node16 CommonJS, bundler) and compiled there; never run.
+// each type consumer (node16 as checks.mts and checks.cts, an ES module and a CommonJS file; bundler
+// as checks.ts) and compiled there; never run.
 import {
   apiTokens,
   createTokenManager,

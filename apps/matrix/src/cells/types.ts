@@ -30,11 +30,12 @@ export const compilers = Object.fromEntries(
 );
 
 interface Project {
-  template: "node16-esm" | "node16-cjs" | "bundler";
+  template: "node16" | "bundler";
   label: string;
   /** Declaration files that must be part of the program. */
   declarations: string[];
-  files: string[];
+  /** The project's files, each copied from a file of types/: name in the project → name there. */
+  files: Record<string, string>;
   dependencies: Record<string, string>;
 }
 
@@ -44,24 +45,32 @@ const NODE_TYPES = pinned("@types/node-20");
 
 const projects: Project[] = [
   {
-    template: "node16-esm",
-    label: "node16 esm",
-    declarations: ["client/dist/index.d.ts", "auth/dist/index.d.ts", "auth/dist/node.d.ts"],
-    files: ["checks.ts", "node-checks.ts"],
-    dependencies: { ...EXPECT_TYPE, ...NODE_TYPES },
-  },
-  {
-    template: "node16-cjs",
-    label: "node16 cjs",
-    declarations: ["client/dist/index.d.cts", "auth/dist/index.d.cts", "auth/dist/node.d.cts"],
-    files: ["checks.ts", "node-checks.ts"],
+    // One program for both of Node's module formats: an ES module (.mts) imports the packages as an
+    // ESM project does and a CommonJS file (.cts) as a CommonJS project does, whatever the package's
+    // type, so each must resolve its own declarations. @types/node is checked once, not twice.
+    template: "node16",
+    label: "node16 esm + cjs",
+    declarations: [
+      "client/dist/index.d.ts",
+      "auth/dist/index.d.ts",
+      "auth/dist/node.d.ts",
+      "client/dist/index.d.cts",
+      "auth/dist/index.d.cts",
+      "auth/dist/node.d.cts",
+    ],
+    files: {
+      "checks.mts": "checks.ts",
+      "node-checks.mts": "node-checks.ts",
+      "checks.cts": "checks.ts",
+      "node-checks.cts": "node-checks.ts",
+    },
     dependencies: { ...EXPECT_TYPE, ...NODE_TYPES },
   },
   {
     template: "bundler",
     label: "bundler",
     declarations: ["client/dist/index.d.ts", "auth/dist/index.d.ts"],
-    files: ["checks.ts"],
+    files: { "checks.ts": "checks.ts" },
     dependencies: EXPECT_TYPE,
   },
 ];
@@ -78,8 +87,8 @@ export function typeCells(work: string, published: () => Published): Cell[] {
           published: published(),
           dependencies: project.dependencies,
         });
-        for (const file of project.files) {
-          await copyFile(join(typesDir, file), join(target, file));
+        for (const [file, source] of Object.entries(project.files)) {
+          await copyFile(join(typesDir, source), join(target, file));
         }
         return target;
       })();
