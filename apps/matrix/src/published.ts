@@ -100,26 +100,37 @@ export async function openRegistry(work: string): Promise<Published> {
     },
   );
   const tarballs = join(work, "tarballs");
+  // One download per package, shared by the cells that read it: two cells of a package run side by
+  // side, and a second download rewriting the file while the first cell reads it cut that read short.
+  const downloads = new Map<string, Promise<string>>();
+  async function download(name: string): Promise<string> {
+    const version = versionOf(published, name);
+    const packument = (await (await fetch(`${registry.url}${name.replace("/", "%2f")}`)).json()) as {
+      versions?: Record<string, { dist: { tarball: string } }>;
+    };
+    const dist = packument.versions?.[version]?.dist;
+    if (!dist) {
+      throw new Error(`the registry at ${registry.url} has no ${name}@${version}`);
+    }
+    const answer = await fetch(dist.tarball);
+    if (!answer.ok) {
+      throw new Error(`${dist.tarball} answered ${answer.status}`);
+    }
+    await mkdir(tarballs, { recursive: true });
+    const file = join(tarballs, `${name.replace("/", "-")}-${version}.tgz`);
+    await writeFile(file, Buffer.from(await answer.arrayBuffer()));
+    return file;
+  }
   const published: Published = {
     url: registry.url,
     cache: join(work, "npm-cache"),
     versions,
-    async tarball(name) {
-      const version = versionOf(published, name);
-      const packument = (await (await fetch(`${registry.url}${name.replace("/", "%2f")}`)).json()) as {
-        versions?: Record<string, { dist: { tarball: string } }>;
-      };
-      const dist = packument.versions?.[version]?.dist;
-      if (!dist) {
-        throw new Error(`the registry at ${registry.url} has no ${name}@${version}`);
+    tarball(name) {
+      let file = downloads.get(name);
+      if (!file) {
+        file = download(name);
+        downloads.set(name, file);
       }
-      const answer = await fetch(dist.tarball);
-      if (!answer.ok) {
-        throw new Error(`${dist.tarball} answered ${answer.status}`);
-      }
-      await mkdir(tarballs, { recursive: true });
-      const file = join(tarballs, `${name.replace("/", "-")}-${version}.tgz`);
-      await writeFile(file, Buffer.from(await answer.arrayBuffer()));
       return file;
     },
     stop: () => registry.stop(),
