@@ -129,5 +129,5 @@ export async function typecheck(dir: string): Promise<Finished> {
       include: ["adapters", ...GENERATORS],
     }),
   );
-  return runNode(await binOf("typescript", "tsc"), ["-p", "tsconfig.json", "--pretty", "false"], dir);
+  return runNode(await binOf("typescript-7", "tsc"), ["-p", "tsconfig.json", "--pretty", "false"], dir);
 }
