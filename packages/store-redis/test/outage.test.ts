@@ -318,8 +318,8 @@ describe("a renewal whose process died with Redis, Redis restarted", () => {
       const redis = await ownRedis(appendOnlyDir ? { appendOnlyDir } : {});
       const options = { key: freshKey(), lockTtlMs: 1_000 };
       const { clock, server, managerOn } = fakeHosts(createTokenManager);
-      // The renewing process's commands end soon after Redis dies with it. The survivor's run on a
-      // Redis that is up again: their bound is a hang guard, wide enough for a busy machine.
+      // The renewing process's commands end soon after Redis dies with it. The survivor's commands run
+      // on a Redis that is up again: their bound is a hang guard, wide enough for a busy machine.
       const manager = (client: RedisLike, commandTimeoutMs: number, fetch = server.fetch) =>
         managerOn(redisStore({ client, ...options, commandTimeoutMs }), { ...PLAIN, fetch }).auth;
 
