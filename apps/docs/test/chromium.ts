@@ -15,11 +15,16 @@ const artifacts = new URL("../test-results/", import.meta.url).pathname;
  */
 export const everyScreenshot = process.env.DOCS_SCREENSHOTS === "1";
 
+/** Writes `test-results/<name>.png`. */
+async function save(page: Page, name: string, options: { fullPage?: boolean }) {
+  await mkdir(artifacts, { recursive: true });
+  await page.screenshot({ path: `${artifacts}${name}.png`, ...options });
+}
+
 /** A screenshot to `test-results/<name>.png`, when they were asked for. */
 export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
   if (everyScreenshot) {
-    await mkdir(artifacts, { recursive: true });
-    await page.screenshot({ path: `${artifacts}${name}.png`, ...options });
+    await save(page, name, options);
   }
 }
 
@@ -55,9 +60,9 @@ export async function openPage(browser: Browser, url: string, width: number) {
   page.on("pageerror", (error) => errors.push(error.message));
   onTestFailed(async ({ task }) => {
     if (!page.isClosed()) {
-      await mkdir(artifacts, { recursive: true });
       const name = `failed-${task.name.replace(/[^\w-]+/g, "-").slice(0, 120)}`;
-      await page.screenshot({ path: `${artifacts}${name}.png`, fullPage: true }).catch(() => {});
+      // The test's own failure is the verdict: a screenshot that cannot be taken does not replace it.
+      await save(page, name, { fullPage: true }).catch(() => {});
     }
   });
   await page.goto(url, { waitUntil: "load" });

@@ -25,7 +25,7 @@ function tscOf(name: string): string {
   return join(dirname(require.resolve(`${name}/package.json`)), "bin", "tsc");
 }
 
-export const compilers = Object.fromEntries(
+const compilers = Object.fromEntries(
   Object.entries(compilerPackages).map(([version, name]) => [version, tscOf(name)]),
 );
 
