@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { type AddressInfo, createServer } from "node:net";
+import { killedWithThisProcess } from "./die-with-parent.js";
 
 const require = createRequire(import.meta.url);
 
@@ -163,6 +164,7 @@ async function startPrismOn(
   const child = spawn(process.execPath, ["--import", NO_IDLE_CLOSE, entry, ...args], {
     stdio: ["ignore", stdio, stdio],
   });
+  killedWithThisProcess(child, { group: false });
   let output = "";
   const keep = (chunk: Buffer) => {
     output = (output + chunk).slice(-4000);

@@ -6,6 +6,7 @@
 // child started (npm, npx and runtimes run their work in grandchildren), and has no wait for a line
 // of output; both would have to be written around it.
 import { spawn } from "node:child_process";
+import { killedWithThisProcess } from "./die-with-parent.js";
 import { portInUse } from "./prism.js";
 
 export interface RunResult {
@@ -28,13 +29,16 @@ export interface RunOptions {
 }
 
 function spawnGroup(command: string, args: readonly string[], options: RunOptions) {
-  // Its own process group, so that a timeout or a stop also ends whatever it started.
-  return spawn(command, args, {
+  // Its own process group, so that a timeout or a stop also ends whatever it started; and killed
+  // with this process, which no signal to this process's own group would do.
+  const child = spawn(command, args, {
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     env: options.env ?? process.env,
     stdio: ["pipe", "pipe", "pipe"],
     detached: true,
   });
+  killedWithThisProcess(child, { group: true });
+  return child;
 }
 
 function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {

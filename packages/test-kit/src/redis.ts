@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { Socket } from "node:net";
+import { killedWithThisProcess } from "./die-with-parent.js";
 import { freePort } from "./prism.js";
 
 export const REDIS_SERVER = "/usr/bin/redis-server";
@@ -97,6 +98,7 @@ async function startOn(listen: number, appendOnlyDir: string | undefined): Promi
     ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
+  killedWithThisProcess(child, { group: false });
   let exited = false;
   child.once("exit", () => {
     exited = true;
