@@ -13,7 +13,7 @@ import { fileStore } from "@engage-voice/auth/node";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { expectOneRefreshForAllProcesses, expired } from "@engage-voice/test-kit";
 import { countingFetch } from "@engage-voice/test-kit/child";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
 
 const child = new URL("./fixtures/shared-store-child.mjs", import.meta.url).pathname;
 const holder = new URL("./fixtures/lock-holder-child.mjs", import.meta.url).pathname;
@@ -58,6 +58,7 @@ it("after a lock holder was killed, eight processes take over its lock and make 
   });
   const initial = await first.getAccessToken();
   const held = spawn(process.execPath, [holder, path], { stdio: ["ignore", "pipe", "inherit"] });
+  onTestFinished(() => held.kill("SIGKILL")); // a holder never lets go of its own accord
   const [line] = (await once(held.stdout, "data")) as [Buffer];
   expect(String(line)).toContain("holding");
   held.kill("SIGKILL");

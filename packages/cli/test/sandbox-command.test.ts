@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { sandboxUsage } from "@engage-voice/sandbox/cli";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 
 const bin = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 
@@ -14,6 +14,12 @@ function start(args: string[]) {
   child.stdout.on("data", (chunk) => (stdout += chunk));
   child.stderr.on("data", (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // A test that fails before it stops the sandbox must not leave it running after the run.
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGKILL");
+    }
+  });
   return { child, exited, output: () => ({ stdout, stderr }) };
 }
 
