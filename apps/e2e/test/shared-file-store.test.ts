@@ -58,7 +58,9 @@ it("after a lock holder was killed, eight processes take over its lock and make 
   });
   const initial = await first.getAccessToken();
   const held = spawn(process.execPath, [holder, path], { stdio: ["ignore", "pipe", "inherit"] });
-  onTestFinished(() => held.kill("SIGKILL")); // a holder never lets go of its own accord
+  onTestFinished(() => {
+    held.kill("SIGKILL"); // a holder never lets go of its own accord
+  });
   const [line] = (await once(held.stdout, "data")) as [Buffer];
   expect(String(line)).toContain("holding");
   held.kill("SIGKILL");
