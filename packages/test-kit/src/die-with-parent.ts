@@ -1,10 +1,11 @@
-// The process groups this process starts end with it, however it ends. A server started in its own
-// group (so that a stop also ends what it started) is out of reach of every signal this process
-// gets: turbo ending a failed run, a SIGKILL, a crash would leave a Verdaccio or a sandbox running
-// and holding its port. Linux's parent-death signal is not open to Node, so a shell in a session of
-// its own holds the read end of a pipe from this process: the kernel closes the write end when this
-// process dies, and the shell then kills every group still listed. A group is listed while it runs
-// and struck off when it exits, so a PID used again later is never killed.
+// What this process starts ends with it, however it ends. A server started in its own process group
+// (so that a stop also ends what it started) is out of reach of every signal this process gets, and
+// nothing signals a plain child when its parent is killed alone: turbo ending a failed run, a SIGKILL
+// or a crash would leave a Verdaccio, a Prism or a redis-server running and holding its port. Linux's
+// parent-death signal is not open to Node, so a shell in a session of its own holds the read end of a
+// pipe from this process: the kernel closes the write end when this process dies, and the shell then
+// kills what is still listed. Each entry is struck off once it has ended, so a PID the system hands
+// out again later is not killed.
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Socket } from "node:net";
 
