@@ -181,8 +181,9 @@ export function javaSamples(sources: Record<string, string>) {
         throw new Error(`two Java samples declare the public class ${name}: each needs a file of its own`);
       }
       classOf[sample] = name;
-      files.push(join(dir, `${name}.java`));
-      await writeFile(join(dir, `${name}.java`), source);
+      const file = join(dir, `${name}.java`);
+      files.push(file);
+      await writeFile(file, source);
     }
     // C1 only, here and in each run: a sample runs for a second, too short for the optimising
     // compiler to pay for the CPU it takes.
