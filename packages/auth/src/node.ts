@@ -1,9 +1,9 @@
 // Node-only: imported as `@engage-voice/auth/node`, so the main entry stays free of node:* modules.
-import { readFile, rm } from "node:fs/promises";
-import { storeFailed } from "./errors.js";
+import { rm } from "node:fs/promises";
+import { storeFailed, VERBOSE } from "./errors.js";
 import { withFileLock } from "./file-lock.js";
 import { boolean, integer, invalid, optionsOf, refuseUnknown } from "./options.js";
-import { writePrivateFile } from "./private-file.js";
+import { type FileRefusal, MAX_TOKEN_FILE_BYTES, readRegularFile, writePrivateFile } from "./private-file.js";
 import { READS_LOCALLY, type TokenStore } from "./store.js";
 import { fromStored, type TokenSet } from "./tokens.js";
 
@@ -35,6 +35,15 @@ export interface FileStoreOptions {
 const HOUR = 3_600_000;
 const failed = storeFailed;
 
+const refusals: Record<FileRefusal, string> = {
+  not_regular: VERBOSE
+    ? "The token file's path is not a regular file (a folder, a FIFO, a socket or a device is there, or a symlink to one): give fileStore() the path of a file, or remove what is at it"
+    : "the token file's path is not a regular file",
+  too_large: VERBOSE
+    ? `The token file holds more than ${MAX_TOKEN_FILE_BYTES} bytes, more than any token set: it is not one; remove it or give fileStore() another path`
+    : "the token file is too large",
+};
+
 /**
  * A token store in a JSON file, readable by its owner only (mode 0600). Every write goes to a
  * temporary file in the same folder that then replaces the old file in one rename, so a crash leaves
@@ -58,17 +67,20 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
   };
 
   async function read(): Promise<TokenSet | undefined> {
-    let text: string;
+    let contents: Awaited<ReturnType<typeof readRegularFile>>;
     try {
-      text = await readFile(path, "utf8");
+      contents = await readRegularFile(path, MAX_TOKEN_FILE_BYTES);
     } catch (error) {
       if ((error as { code?: unknown }).code === "ENOENT") {
         return undefined;
       }
       throw failed("The token file could not be read", error);
     }
+    if ("refused" in contents) {
+      throw failed(refusals[contents.refused]);
+    }
     try {
-      return fromStored(JSON.parse(text));
+      return fromStored(JSON.parse(contents.text));
     } catch (error) {
       throw failed("The token file is not valid JSON", error);
     }
@@ -85,8 +97,17 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
       if (stored && stored.sequence >= tokens.sequence && stored.accessToken !== tokens.accessToken) {
         return;
       }
+      const text = JSON.stringify({ ...tokens });
+      // What get() would refuse to read back is not written: the old set stays readable.
+      if (Buffer.byteLength(text) > MAX_TOKEN_FILE_BYTES) {
+        throw failed(
+          VERBOSE
+            ? `The token set takes more than ${MAX_TOKEN_FILE_BYTES} bytes, more than a token file holds: not written`
+            : "the token set is too large",
+        );
+      }
       try {
-        await writePrivateFile(path, JSON.stringify({ ...tokens }));
+        await writePrivateFile(path, text);
       } catch (error) {
         throw failed("The token file could not be written", error);
       }
