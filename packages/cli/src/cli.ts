@@ -41,7 +41,7 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   const { run } = await import("./run.js");
-  return run(
+  const { exitCode, abandoned } = await run(
     {
       stdin: process.stdin,
       stdout: process.stdout,
@@ -54,6 +54,13 @@ async function main(args: string[]): Promise<number> {
     parsed.values,
     parsed.positionals,
   );
+  if (abandoned) {
+    // What the command left running past its deadline must not hold the process: once what was
+    // written has gone out (pipes can be asynchronous), it ends here.
+    await Promise.all([process.stdout, process.stderr].map((s) => new Promise((done) => s.write("", done))));
+    process.exit(exitCode);
+  }
+  return exitCode;
 }
 
 process.exitCode = await main(process.argv.slice(2));

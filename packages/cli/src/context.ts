@@ -10,7 +10,7 @@ import {
   type TokenManagerOptions,
 } from "@engage-voice/auth";
 import { fileStore, type TokenStore } from "@engage-voice/auth/node";
-import { callLimits, pathTemplateOf, sleep as waitFor } from "@engage-voice/client";
+import { callDefaults, callLimits, pathTemplateOf, sleep as waitFor } from "@engage-voice/client";
 import type { Command, Invocation, Options } from "./command.js";
 import {
   type ConfigFile,
@@ -25,6 +25,7 @@ import {
   secureFolders,
   tokenFile,
 } from "./config.js";
+import { CommandDeadline } from "./deadline.js";
 import { ENV } from "./env.js";
 import { CliError, EXIT, usageError } from "./exit.js";
 import type { Situation } from "./explain.js";
@@ -52,8 +53,10 @@ export interface Context<O extends Options = Options> extends Invocation<O> {
   fetch: typeof fetch;
   logger: Logger;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** `--timeout` in ms: the deadline of each request, retries and waits included. */
+  /** `--timeout` in ms, as given: each call gets it too, so that a long one is not cut at the default. */
   timeoutMs: number | undefined;
+  /** The one deadline of the whole command (`--timeout`): `fetch` and `sleep` end with it. */
+  deadline: CommandDeadline;
   /** Where the profile's session on `baseUrl` is kept. */
   tokenPath: string;
   /** The file store at `path` (default: the session's), whose lock says so on stderr while awaited. */
@@ -118,16 +121,24 @@ export function capped(response: Response, maxBytes: number): Response {
   return new Response(counted, { status, statusText, headers });
 }
 
-function instrument(base: typeof fetch, spinner: Spinner, debug: ((line: string) => void) | undefined) {
+function instrument(
+  base: typeof fetch,
+  spinner: Spinner,
+  deadline: CommandDeadline,
+  debug: ((line: string) => void) | undefined,
+) {
   const instrumented = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const method = init?.method ?? (input instanceof Request ? input.method : "GET");
     const url = new URL(input instanceof Request ? input.url : String(input));
     // The query is never logged: the direct login sends the password in it.
     const where = `${method} ${loggablePath(url)}`;
     const end = spinner.begin(`Waiting for ${url.host}…`);
+    const answered = deadline.request(url.origin);
     const started = performance.now();
+    // A try the token manager starts in the background after the deadline ends at once, unsent.
+    const signal = deadline.and(init?.signal ?? (input instanceof Request ? input.signal : undefined));
     try {
-      const response = await base(input, init);
+      const response = await base(input, { ...init, signal });
       debug?.(`${where} → ${response.status} in ${Math.round(performance.now() - started)} ms`);
       return capped(response, MAX_ANSWER_BYTES);
     } catch (error) {
@@ -137,6 +148,7 @@ function instrument(base: typeof fetch, spinner: Spinner, debug: ((line: string)
       );
       throw error;
     } finally {
+      answered();
       end();
     }
   };
@@ -189,13 +201,15 @@ export async function createContext(
   const sleep = (ms: number, signal?: AbortSignal) => {
     const end = spinner.begin(`Waiting ${Math.ceil(ms / 1000)} s before trying again (rate limit or retry)…`);
     debugLine?.(`waiting ${ms} ms before trying again`);
-    return waitFor(ms, signal).finally(end);
+    return waitFor(ms, deadline.and(signal)).finally(end);
   };
   const login = [
     "engage-voice login",
     ...(profile === DEFAULT_PROFILE ? [] : [`--profile ${profile}`]),
     ...(baseUrl === (saved?.baseUrl ?? DEFAULT_BASE_URL) ? [] : [`--base-url ${baseUrl}`]),
   ].join(" ");
+  // Last, once nothing here can throw: the timer holds the process until run() stops it.
+  const deadline = new CommandDeadline(timeoutMs ?? callDefaults.timeoutMs);
   return {
     io,
     spec,
@@ -210,10 +224,11 @@ export async function createContext(
     json: values.json === true || (values.table !== true && io.stdout.isTTY !== true),
     debug,
     spinner,
-    fetch: instrument(globalThis.fetch, spinner, debugLine),
+    fetch: instrument(globalThis.fetch, spinner, deadline, debugLine),
     logger,
     sleep,
     timeoutMs,
+    deadline,
     tokenPath: tokenFile(dir, profile, baseUrl),
     store: (path, what = "the session") => announceLockWaits(fileStore(path), what, spinner, debugLine),
     at: { login, host: baseUrl, fromProfile: true, command: spec.name },

@@ -3,6 +3,7 @@
 // but status codes and dotted error codes.
 import { EngageVoiceAuthError, type RateLimitedError } from "@engage-voice/auth";
 import type { RequestTimeoutError } from "@engage-voice/client";
+import type { DeadlineError } from "./deadline.js";
 import { CliError, EXIT, type ExitCode } from "./exit.js";
 
 export interface Situation {
@@ -73,6 +74,14 @@ export function explain(error: unknown, at: Situation): Explained {
     }
     return {
       message: `${at.host} answered ${error.status}${code}: try again later, or run with --debug`,
+      exitCode: EXIT.failure,
+    };
+  }
+  if ((error as DeadlineError | null)?.code === "command_timeout") {
+    const { timeoutMs, waitingFor } = error as DeadlineError;
+    const what = waitingFor ? `${waitingFor} did not answer` : `${at.command} did not finish`;
+    return {
+      message: `${what} within ${seconds(timeoutMs)}: try again, or give it longer with --timeout SECONDS`,
       exitCode: EXIT.failure,
     };
   }

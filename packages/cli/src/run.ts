@@ -3,6 +3,7 @@
 import { EngageVoiceAuthError } from "@engage-voice/auth";
 import type { Command, Invocation } from "./command.js";
 import { type Context, createContext, type Io } from "./context.js";
+import { DeadlineError } from "./deadline.js";
 import { CliError, EXIT } from "./exit.js";
 import { ApiAnswerError, explain, type Situation } from "./explain.js";
 import type { OptionValues } from "./usage.js";
@@ -13,7 +14,10 @@ function debugTrace(error: unknown): string {
     return `${typeof error}`;
   }
   const own =
-    error instanceof EngageVoiceAuthError || error instanceof CliError || error instanceof ApiAnswerError;
+    error instanceof EngageVoiceAuthError ||
+    error instanceof CliError ||
+    error instanceof ApiAnswerError ||
+    error instanceof DeadlineError;
   const code = (error as { code?: unknown }).code;
   const head = own
     ? `${error.name}: ${error.message}`
@@ -24,12 +28,21 @@ function debugTrace(error: unknown): string {
   return [head, ...frames].join("\n") + causeLine;
 }
 
+export interface Outcome {
+  exitCode: number;
+  /**
+   * The command ended at its deadline while work of it may still be under way (a lock wait, a retry
+   * of the token manager): the bin ends the process rather than wait for that work.
+   */
+  abandoned: boolean;
+}
+
 export async function run(
   io: Io,
   spec: Command,
   values: OptionValues,
   positionals: string[],
-): Promise<number> {
+): Promise<Outcome> {
   let ctx: Context | undefined;
   const fallback: Situation = {
     login: "engage-voice login",
@@ -42,20 +55,24 @@ export async function run(
       // The parser checked the values against the command's options.
       const checked = values as Invocation["values"];
       await spec.run({ io, values: checked, positionals, out: (text) => void io.stdout.write(text) });
-      return EXIT.ok;
+      return { exitCode: EXIT.ok, abandoned: false };
     }
     ctx = await createContext(io, spec, values, positionals);
-    await spec.run(ctx);
-    return EXIT.ok;
-  } catch (error) {
+    await ctx.deadline.within(spec.run(ctx));
+    return { exitCode: EXIT.ok, abandoned: false };
+  } catch (thrown) {
     ctx?.spinner.stop();
+    // Past the deadline, whatever failed failed because of it.
+    const abandoned = ctx?.deadline.signal.aborted === true;
+    const error = abandoned ? ctx?.deadline.signal.reason : thrown;
     const { message, exitCode } = explain(error, ctx?.at ?? fallback);
     io.stderr.write(`engage-voice: ${message}\n`);
     if (values.debug === true) {
       io.stderr.write(`[debug] ${debugTrace(error)}\n`);
     }
-    return exitCode;
+    return { exitCode, abandoned };
   } finally {
+    ctx?.deadline.stop();
     ctx?.spinner.stop();
   }
 }

@@ -28,7 +28,7 @@ export const GLOBAL_OPTIONS = {
   timeout: {
     type: "string",
     value: "SECONDS",
-    description: `deadline of each request, retries and waits included (default 30; env ${ENV.timeout})`,
+    description: `deadline of the whole command, retries and waits included (default 30; env ${ENV.timeout})`,
   },
   debug: {
     type: "boolean",

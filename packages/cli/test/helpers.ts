@@ -18,8 +18,8 @@ export interface Result {
 export const transcript: { args: string[]; stdout: string; stderr: string }[] = [];
 
 export interface RunOptions {
-  /** Written to stdin, then closed. Without it stdin is an empty pipe. */
-  input?: string;
+  /** Written to stdin, then closed (a promise: once it settles). Without it stdin is an empty pipe. */
+  input?: string | Promise<string>;
   env?: Record<string, string>;
   /** Called with all of stderr so far, on each chunk: a test can wait for a line while the child runs. */
   onStderr?: (stderr: string) => void;
@@ -70,7 +70,7 @@ export function cliIn(home: string) {
       // A child that exits without reading its stdin (a usage error, --version) breaks the pipe:
       // its exit code tells the test what happened, an EPIPE here would only fail the whole run.
       child.stdin.on("error", () => {});
-      child.stdin.end(options.input ?? "");
+      void Promise.resolve(options.input ?? "").then((input) => child.stdin.end(input));
     });
 }
 

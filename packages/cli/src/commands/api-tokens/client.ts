@@ -27,9 +27,9 @@ async function legacyBearer(ctx: LegacyContext): Promise<string> {
   }
   let password: string;
   if (values["password-stdin"]) {
-    password = await readStdin(io.stdin, "The password");
+    password = await ctx.deadline.paused(readStdin(io.stdin, "The password"));
   } else if (io.stdin.isTTY) {
-    password = await promptHidden("Password: ", io.stdin, io.stderr);
+    password = await ctx.deadline.paused(promptHidden("Password: ", io.stdin, io.stderr));
   } else {
     throw usageError(
       "The password is needed: pipe it with --password-stdin, or run on a terminal to be asked",

@@ -30,11 +30,11 @@ export async function login(ctx: Context<typeof loginOptions>): Promise<void> {
   ctx.at.fromProfile = false;
   let parentToken: string;
   if (values["rc-token-stdin"]) {
-    parentToken = await readStdin(io.stdin, "The RingCentral access token");
+    parentToken = await ctx.deadline.paused(readStdin(io.stdin, "The RingCentral access token"));
   } else if (io.env[ENV.parentToken]) {
     parentToken = io.env[ENV.parentToken] as string;
   } else if (io.stdin.isTTY) {
-    parentToken = await promptHidden("RingCentral access token: ", io.stdin, io.stderr);
+    parentToken = await ctx.deadline.paused(promptHidden("RingCentral access token: ", io.stdin, io.stderr));
   } else {
     throw usageError(
       `login needs a RingCentral access token: pipe it with --rc-token-stdin or set ${ENV.parentToken}`,

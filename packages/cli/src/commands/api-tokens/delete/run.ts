@@ -28,7 +28,7 @@ async function tokenToDelete(ctx: DeleteContext): Promise<string> {
       "--token-stdin takes stdin, which a direct login needs for the password: run engage-voice login first, then delete with the profile's session",
     );
   }
-  return (await readStdin(ctx.io.stdin, "The API token")).trim();
+  return (await ctx.deadline.paused(readStdin(ctx.io.stdin, "The API token"))).trim();
 }
 
 export async function remove(ctx: DeleteContext): Promise<void> {
@@ -42,7 +42,7 @@ export async function remove(ctx: DeleteContext): Promise<void> {
       throw usageError("api-tokens delete asks for confirmation on a terminal: pass --yes to delete without");
     }
     const question = `Delete the permanent API token ${maskToken(target)} on ${ctx.legacyBaseUrl}?`;
-    if (!(await confirm(question, stdin, stderr))) {
+    if (!(await ctx.deadline.paused(confirm(question, stdin, stderr)))) {
       throw new CliError("Cancelled: nothing was deleted", EXIT.usage);
     }
   }
