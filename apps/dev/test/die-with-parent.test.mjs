@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { run } from "@engage-voice/test-kit/processes";
+import { run, startProcess } from "@engage-voice/test-kit/processes";
 
 /** Alive unless gone or a zombie (dead, waiting to be reaped by whoever inherited it). */
 function alive(pid) {
@@ -106,5 +106,44 @@ pids.push(redis.child.pid);
     assert.deepEqual(await survivors(pids), []);
   } finally {
     killAll(pids);
+  }
+});
+
+// A launcher: a shell that starts a server in its process group, with the server's output elsewhere
+// (so nothing holds the launcher's pipes), prints the server's PID and exits.
+const LAUNCHER = ["-c", 'sleep 600 </dev/null >/dev/null 2>&1 & echo "$!"'];
+
+test("a server left by a launcher that has exited dies with the parent: the group stays listed while a member lives", async () => {
+  const pids = await killedScript(`
+import { setTimeout as sleep } from "node:timers/promises";
+import { startProcess } from "@engage-voice/test-kit/processes";
+const launcher = startProcess("/bin/sh", ${JSON.stringify(LAUNCHER)});
+pids.push(Number((await launcher.waitForOutput(/^(\\d+)$/m, 10_000))[1]));
+for (let waited = 0; !launcher.exited; waited += 20) {
+  if (waited > 10_000) throw new Error("the launcher did not exit");
+  await sleep(20);
+}
+`);
+  assert.equal(pids.length, 1, String(pids));
+  try {
+    assert.deepEqual(await survivors(pids), []);
+  } finally {
+    killAll(pids);
+  }
+});
+
+test("stop() ends the launcher's whole group, also once the launcher has exited", async () => {
+  const launcher = startProcess("/bin/sh", LAUNCHER);
+  const server = Number((await launcher.waitForOutput(/^(\d+)$/m, 10_000))[1]);
+  try {
+    for (let waited = 0; !launcher.exited; waited += 20) {
+      assert.ok(waited < 10_000, "the launcher did not exit");
+      await sleep(20);
+    }
+    assert.equal(await launcher.stop("SIGTERM", 10_000), 0);
+    // stop() resolves once the group is gone: nothing is left to wait for.
+    assert.equal(alive(server), false, `the server (${server}) outlived stop()`);
+  } finally {
+    killAll([server]);
   }
 });

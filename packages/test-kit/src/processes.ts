@@ -37,8 +37,7 @@ function spawnGroup(command: string, args: readonly string[], options: RunOption
     stdio: ["pipe", "pipe", "pipe"],
     detached: true,
   });
-  killedWithThisProcess(child, { group: true });
-  return child;
+  return { child, groupEnded: killedWithThisProcess(child, { group: true }) };
 }
 
 function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
@@ -58,7 +57,7 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 export function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawnGroup(command, args, options);
+    const { child } = spawnGroup(command, args, options);
     // Closed at once: a program reading stdin gets `input` or nothing, never waits.
     child.stdin.on("error", () => undefined).end(options.input);
     let stdout = "";
@@ -116,8 +115,9 @@ export interface StartedProcess {
    */
   waitForOutput(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray>;
   /**
-   * Sends `signal` to its process group (as Ctrl-C in a terminal does) and resolves with the exit code
-   * once the program has exited; after `timeoutMs` the group is killed and the promise rejects.
+   * Sends `signal` to its process group (as Ctrl-C in a terminal does), also when the program itself
+   * has exited, and resolves with the program's exit code once the whole group has ended; after
+   * `timeoutMs` the group is killed and the promise rejects.
    */
   stop(signal: NodeJS.Signals, timeoutMs: number): Promise<number | null>;
 }
@@ -127,9 +127,14 @@ export function startProcess(
   args: readonly string[],
   options: Omit<RunOptions, "input" | "timeoutMs"> = {},
 ): StartedProcess {
-  const child = spawnGroup(command, args, options);
+  const { child, groupEnded } = spawnGroup(command, args, options);
   child.stdin.end();
   const output = { stdout: "", stderr: "" };
+  // Once the group is known to be empty its ID may be handed out again: it is never signalled after.
+  let groupGone = false;
+  void groupEnded.then(() => {
+    groupGone = true;
+  });
   let exit: { code: number | null } | undefined;
   const exited = new Promise<void>((resolve) => {
     child.on("close", (code) => {
@@ -180,13 +185,20 @@ export function startProcess(
       );
     },
     async stop(signal, timeoutMs) {
-      if (exit === undefined) {
+      // The group, not the program: a launcher that has exited may have left a server in it.
+      if (!groupGone) {
         signalGroup(child.pid, signal);
       }
       try {
-        await within(exited, timeoutMs, `did not exit on ${signal}`);
+        await within(
+          Promise.all([exited, groupEnded]),
+          timeoutMs,
+          `did not end, with its group, on ${signal}`,
+        );
       } catch (error) {
-        signalGroup(child.pid, "SIGKILL");
+        if (!groupGone) {
+          signalGroup(child.pid, "SIGKILL");
+        }
         await exited;
         throw error;
       }
