@@ -51,7 +51,7 @@ export {
   wholeNumber,
 } from "./options.js";
 export { checkOrigin } from "./origin.js";
-export { pathTemplateOf } from "./path-templates.js";
+export { pathTemplateOf, printablePath } from "./path-templates.js";
 export { MAX_RETRY_AFTER_MS, retryAfterMs } from "./retry-after.js";
 
 type Schemas = components["schemas"];

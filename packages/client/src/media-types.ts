@@ -2,6 +2,7 @@ import { encodeForm, FORM_CONTENT_TYPE, parseBody } from "./body.js";
 import { type CallPolicy, runCall } from "./call-policy.js";
 import { formOperations, httpMethods } from "./generated/hosts.js";
 import { callPolicyOf, type PolicyOptions } from "./options.js";
+import { printablePath } from "./path-templates.js";
 
 type Init = { headers?: unknown; parseAs?: string; bodySerializer?: unknown; [key: string]: unknown };
 type Result = { data?: unknown; error?: unknown; response: Response };
@@ -86,7 +87,9 @@ function guarded(
       ext === undefined ? { signal: callSignal } : { ...(ext as object), signal: callSignal },
     );
   return runCall(
-    `${method} ${url}`,
+    // Retry warnings, debug lines and the timeout's message print this: a caller's literal path or
+    // query (the deprecated login's password, a deleted token) must not reach them.
+    `${method} ${printablePath(url)}`,
     method,
     own,
     (callerSignal as AbortSignal | undefined) ?? client.signal,

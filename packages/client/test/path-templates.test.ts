@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { operationTable, pathTemplateOf } from "../src/index.js";
+import { operationTable, pathTemplateOf, printablePath } from "../src/index.js";
 
 describe("pathTemplateOf", () => {
   it("answers every documented path with itself, parameters filled or not", () => {
@@ -20,5 +20,24 @@ describe("pathTemplateOf", () => {
     expect(pathTemplateOf("/voice/api/v1/admin/token/")).toBeUndefined();
     expect(pathTemplateOf("/voice/api/v1/admin/accounts/extra")).toBeUndefined();
     expect(pathTemplateOf("")).toBeUndefined();
+  });
+});
+
+describe("printablePath", () => {
+  it("prints a documented path as its template, written with its values or not, without a query", () => {
+    for (const { path } of operationTable) {
+      expect(printablePath(path)).toBe(path);
+      expect(printablePath(`${path.replace(/\{[^}]+\}/g, "aws80:c2353445-7d1c")}?password=p%40ss#x`)).toBe(
+        path,
+      );
+    }
+  });
+
+  it("keeps only the document's words of a path it does not have", () => {
+    expect(printablePath("/voice/api/v1/admin/token/aws80:c2353445/extra?x=1")).toBe(
+      "/voice/api/v1/admin/token/{…}/{…}",
+    );
+    expect(printablePath("/voice/api/v2/admin/users/42")).toBe("/voice/api/{…}/admin/users/{…}");
+    expect(printablePath("")).toBe("");
   });
 });
