@@ -7,6 +7,7 @@ import {
   GUARDED,
   idempotentMethods,
   type Middleware,
+  printablePath,
   runCall,
 } from "@engage-voice/client";
 import { setBearer } from "./credential-headers.js";
@@ -203,14 +204,15 @@ export function createAuthoriser(deps: AuthoriserDeps) {
     }
     // A stream is read once; buffering one to replay it could hold an upload of any size in memory.
     const stream = init?.body instanceof ReadableStream;
-    // The path without its query: on the manager's host no path holds a credential.
-    const { pathname } = new URL(request.url);
+    // Printed by retry warnings, debug lines and the timeout's message: the template, never a value of
+    // a path or a query written out by the caller.
+    const what = `${request.method} ${printablePath(new URL(request.url).pathname)}`;
     const own = callPolicyOf({ timeoutMs: init?.timeoutMs, maxRetries: init?.maxRetries }, policy);
     // Each try gets its own copy when a retry may need the body again, so a POST's body is never held
     // twice; the call's signal (which follows the request's) goes beside it.
     const again = own.maxRetries > 0 && idempotentMethods.includes(request.method) && request.body !== null;
     const result = await runCall(
-      `${request.method} ${pathname}`,
+      what,
       request.method,
       own,
       request.signal,
