@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { unknownOption } from "@engage-voice/client";
 import type { StartSandboxOptions } from "./node.js";
 import { SANDBOX_DEFAULTS } from "./options.js";
 import { DEFAULT_PARENT_TOKENS } from "./seed.js";
@@ -91,15 +92,36 @@ function integer(value: string | undefined, name: string, min: number, max: numb
   return Number(value);
 }
 
+/** The flag of each port option, for an error that names the option (a port in use). */
+export const PORT_FLAGS = { mainPort: "port-main", legacyPort: "port-legacy" } as const;
+
+/**
+ * A mistyped flag, with the nearest one: parseArgs names the flag alone. Read from the flags' names
+ * (`rawName`), never their values, which may be a token (`--parent-tokn=TOKEN=1001`).
+ */
+function checkFlagNames(args: string[]): void {
+  const { tokens } = parseArgs({ args, options: SANDBOX_FLAGS, strict: false, tokens: true });
+  const given = Object.fromEntries(tokens.flatMap((t) => (t.kind === "option" ? [[t.rawName, true]] : [])));
+  const unknown = unknownOption(
+    given,
+    Object.keys(SANDBOX_FLAGS).map((name) => `--${name}`),
+    "The sandbox",
+  );
+  if (unknown) {
+    throw new TypeError(unknown);
+  }
+}
+
 /** The sandbox options the command line asks for, or `"help"`. Throws a TypeError naming a bad flag. */
 export function parseCliArgs(args: string[]): StartSandboxOptions | "help" {
+  checkFlagNames(args);
   const { values } = parseArgs({ args, options: SANDBOX_FLAGS, strict: true });
   if (values.help) {
     return "help";
   }
   const lifetime = integer(values["token-lifetime"], "token-lifetime", 1, 86_400);
-  const mainPort = integer(values["port-main"], "port-main", 0, 65_535);
-  const legacyPort = integer(values["port-legacy"], "port-legacy", 0, 65_535);
+  const mainPort = integer(values[PORT_FLAGS.mainPort], PORT_FLAGS.mainPort, 0, 65_535);
+  const legacyPort = integer(values[PORT_FLAGS.legacyPort], PORT_FLAGS.legacyPort, 0, 65_535);
   const exchangeLimit = integer(values["exchange-limit"], "exchange-limit", 1, 100_000);
   const usersLimit = integer(values["users-limit"], "users-limit", 1, 100_000);
   const extraTokens: Record<string, number> = {};

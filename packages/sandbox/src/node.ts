@@ -96,7 +96,23 @@ function errorBody(generalMessage: string): string {
  */
 export const IDLE_CONNECTION_MS = 65_000;
 
-function listen(app: Hono, port: number): Promise<Server> {
+/** A port of `startSandbox` that another process (or sandbox) listens on already. */
+export class SandboxPortInUseError extends Error {
+  override readonly name = "SandboxPortInUseError";
+  readonly code = "port_in_use";
+  constructor(
+    readonly port: number,
+    /** The option that asked for it, which a command line maps to its own flag. */
+    readonly option: "mainPort" | "legacyPort",
+    cause: unknown,
+  ) {
+    super(`${option} ${port}: the port is in use on ${HOST}: give another port, or 0 for a free one`, {
+      cause,
+    });
+  }
+}
+
+function listen(app: Hono, port: number, option: SandboxPortInUseError["option"]): Promise<Server> {
   const handle = getRequestListener(app.fetch, {
     hostname: HOST,
     // Keep the process's own Request and Response: the sandbox often shares it with its clients.
@@ -131,9 +147,11 @@ function listen(app: Hono, port: number): Promise<Server> {
     );
   });
   return new Promise((resolve, reject) => {
-    server.once("error", reject);
+    const failed = (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? new SandboxPortInUseError(port, option, error) : error);
+    server.once("error", failed);
     server.listen(port, HOST, () => {
-      server.off("error", reject);
+      server.off("error", failed);
       resolve(server);
     });
   });
@@ -162,10 +180,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     logger: options.logger ?? stderrLogger,
     dropConnection: (env) => (env as HttpBindings).incoming.socket.destroy(),
   });
-  const mainServer = await listen(main, mainPort);
+  const mainServer = await listen(main, mainPort, "mainPort");
   let legacyServer: Server;
   try {
-    legacyServer = await listen(legacy, legacyPort);
+    legacyServer = await listen(legacy, legacyPort, "legacyPort");
   } catch (error) {
     await close(mainServer);
     throw error;

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { flagRows, parseCliArgs, SANDBOX_FLAGS, sandboxUsage, USAGE } from "../src/cli-args.js";
+import { runSandboxCli } from "../src/cli-main.js";
 import { describeSandbox } from "../src/node.js";
 import { openServer } from "./helpers.js";
 
@@ -40,7 +41,14 @@ describe("the command line", () => {
     [["--port-main", "70000"], /--port-main must be an integer from 0 to 65535/],
     [["--token-lifetime", "0"], /--token-lifetime must be an integer from 1 to 86400/],
     [["--token-lifetime", "1.5"], /--token-lifetime/],
-    [["--colour"], /Unknown option '--colour'/],
+    [["--colour"], /^The sandbox has no option "--colour" \(it takes --port-main, /],
+    [["--port-mian", "4020"], /^The sandbox has no option "--port-mian": did you mean --port-main\?/],
+    [["--fault"], /did you mean --faults\?/],
+    // A value given with = is never quoted back.
+    [
+      ["--parent-tokn=secret-token=1001"],
+      /^The sandbox has no option "--parent-tokn": did you mean --parent-token\?/,
+    ],
     [["--exchange-limit", "0"], /--exchange-limit must be an integer from 1/],
     [["--parent-token", "no-user-id"], /--parent-token must be TOKEN=USER_ID/],
   ])("rejects %j", (args, message) => {
@@ -57,6 +65,40 @@ describe("the command line", () => {
     expect(text).toContain("access tokens live 2 s; the exchange allows 7 calls in 30 s");
     expect(text).toContain("fault injection is on: POST /__sandbox/faults");
     expect(describeSandbox(await openServer())).not.toContain("fault injection");
+  });
+});
+
+describe("the bin's errors", () => {
+  const captured = () => {
+    const io = { stdout: "", stderr: "" };
+    return {
+      io,
+      streams: {
+        stdout: { write: (text: string) => (io.stdout += text) },
+        stderr: { write: (text: string) => (io.stderr += text) },
+      },
+    };
+  };
+
+  it.each(["port-main", "port-legacy"])(
+    "a port in use (--%s): one line naming the port and the flag, exit 1",
+    async (flag) => {
+      const busy = await openServer();
+      const port = new URL(busy.mainUrl).port;
+      const { io, streams } = captured();
+      expect(await runSandboxCli([`--${flag}`, port], streams)).toBe(1);
+      expect(io).toEqual({
+        stdout: "",
+        stderr: `Port ${port} on 127.0.0.1 is in use (--${flag}): pick another with --${flag} N, or leave the flag out for a free port\n`,
+      });
+    },
+  );
+
+  it("a mistyped flag names the nearest one and shows the flags: exit 2", async () => {
+    const { io, streams } = captured();
+    expect(await runSandboxCli(["--port-mian", "4020"], streams)).toBe(2);
+    expect(io.stderr).toMatch(/^The sandbox has no option "--port-mian": did you mean --port-main\?/);
+    expect(io.stderr).toContain(USAGE);
   });
 });
 

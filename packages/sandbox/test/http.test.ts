@@ -6,7 +6,7 @@ import { operationTable } from "@engage-voice/client";
 import { schemaProblems } from "@engage-voice/test-kit";
 import { describe, expect, it } from "vitest";
 import { createSandboxApps, SandboxOptionsError } from "../src/app.js";
-import { describeSandbox, IDLE_CONNECTION_MS, startSandbox } from "../src/node.js";
+import { describeSandbox, IDLE_CONNECTION_MS, SandboxPortInUseError, startSandbox } from "../src/node.js";
 import { call, exchange, expectApiError, form, manualClock, open, openServer } from "./helpers.js";
 
 /** Each operation with its path parameters filled with a value that looks like an API token. */
@@ -217,7 +217,14 @@ describe("options", () => {
   it("serves given ports on 127.0.0.1, and reports a port in use", async () => {
     const first = await openServer();
     const port = Number(new URL(first.mainUrl).port);
-    await expect(startSandbox({ mainPort: port })).rejects.toThrow(/EADDRINUSE/);
+    const inUse = startSandbox({ mainPort: port });
+    await expect(inUse).rejects.toThrow(SandboxPortInUseError);
+    await expect(inUse).rejects.toMatchObject({
+      code: "port_in_use",
+      port,
+      option: "mainPort",
+      message: `mainPort ${port}: the port is in use on 127.0.0.1: give another port, or 0 for a free one`,
+    });
     await first.stop();
     const second = await openServer({ mainPort: port });
     expect(second.mainUrl).toBe(`http://127.0.0.1:${port}`);
