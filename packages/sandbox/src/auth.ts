@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { apiError, ErrorCode, JWT_EXPIRED } from "./errors.js";
-import { findUser, type SeedUser } from "./seed.js";
+import type { SeedUser } from "./seed.js";
 import type { SandboxState } from "./state.js";
 
 /** Which credentials an operation takes, as its `security` in the specification says. */
@@ -20,7 +20,7 @@ async function userOfJwt(c: Context, state: SandboxState, token: string): Promis
   if (result.ok && state.isExpiredByControl(result.claims.jti)) {
     return c.text(JWT_EXPIRED, 401);
   }
-  const user = result.ok ? findUser(Number(result.claims.sub)) : undefined;
+  const user = result.ok ? state.tenants.user(Number(result.claims.sub)) : undefined;
   return user ?? unauthorized(c, state, "The access token is invalid");
 }
 
@@ -46,7 +46,7 @@ export async function authenticate(
   if (apiToken !== undefined && accepts === "bearer-or-api-token") {
     const owner = state.apiTokenOwner(apiToken);
     if (owner !== undefined) {
-      return findUser(owner) ?? unauthorized(c, state, "The API token is invalid");
+      return state.tenants.user(owner) ?? unauthorized(c, state, "The API token is invalid");
     }
     // The X-Auth-Token value may also be a fresh access token from a login.
     if (apiToken.split(".").length === 3) {

@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
 import { unknownOption } from "@engage-voice/client";
 import type { StartSandboxOptions } from "./node.js";
-import { SANDBOX_DEFAULTS } from "./options.js";
-import { DEFAULT_PARENT_TOKENS } from "./seed.js";
+import { EXCHANGE_RATE_LIMIT_SCOPES, type ExchangeRateLimitScope, SANDBOX_DEFAULTS } from "./options.js";
+import { DEFAULT_PARENT_TOKENS, MAX_TENANTS } from "./seed.js";
 
 /** A default limit as calls a minute, the unit of the flags. */
 const perMinute = ({ limit, windowMs }: { limit: number; windowMs: number }) => (limit * 60_000) / windowMs;
@@ -34,10 +34,20 @@ export const SANDBOX_FLAGS = {
     value: "N",
     summary: `token exchanges a minute (default ${perMinute(SANDBOX_DEFAULTS.exchangeRateLimit)}, as observed; refused parent tokens count)`,
   },
+  "exchange-limit-scope": {
+    type: "string",
+    value: "SCOPE",
+    summary: `whose exchanges share the limit: ${EXCHANGE_RATE_LIMIT_SCOPES.map((name) => `\`${name}\``).join(", ")} (default \`${SANDBOX_DEFAULTS.exchangeRateLimitScope}\`: each tenant its own)`,
+  },
   "users-limit": {
     type: "string",
     value: "N",
     summary: `\`GET /users\` calls a minute (default ${perMinute(SANDBOX_DEFAULTS.usersRateLimit)})`,
+  },
+  tenants: {
+    type: "string",
+    value: "N",
+    summary: `seed N more tenants, 0 to ${MAX_TENANTS}: main accounts with their own users and parent tokens, \`sandbox-rc-token-tenant-<i>-ada\` and \`-rob\` (default ${SANDBOX_DEFAULTS.tenants})`,
   },
   "parent-token": {
     type: "string",
@@ -124,6 +134,11 @@ export function parseCliArgs(args: string[]): StartSandboxOptions | "help" {
   const legacyPort = integer(values[PORT_FLAGS.legacyPort], PORT_FLAGS.legacyPort, 0, 65_535);
   const exchangeLimit = integer(values["exchange-limit"], "exchange-limit", 1, 100_000);
   const usersLimit = integer(values["users-limit"], "users-limit", 1, 100_000);
+  const tenants = integer(values.tenants, "tenants", 0, MAX_TENANTS);
+  const scope = values["exchange-limit-scope"];
+  if (scope !== undefined && !(EXCHANGE_RATE_LIMIT_SCOPES as readonly string[]).includes(scope)) {
+    throw new TypeError(`--exchange-limit-scope must be one of ${EXCHANGE_RATE_LIMIT_SCOPES.join(", ")}`);
+  }
   const extraTokens: Record<string, number> = {};
   for (const pair of values["parent-token"] ?? []) {
     const match = /^([\x21-\x7e]+)=(\d+)$/.exec(pair);
@@ -137,7 +152,9 @@ export function parseCliArgs(args: string[]): StartSandboxOptions | "help" {
       ? {}
       : { parentTokens: { ...DEFAULT_PARENT_TOKENS, ...extraTokens } }),
     ...(exchangeLimit === undefined ? {} : { exchangeRateLimit: { limit: exchangeLimit, windowMs: 60_000 } }),
+    ...(scope === undefined ? {} : { exchangeRateLimitScope: scope as ExchangeRateLimitScope }),
     ...(usersLimit === undefined ? {} : { usersRateLimit: { limit: usersLimit, windowMs: 60_000 } }),
+    ...(tenants === undefined ? {} : { tenants }),
     ...(mainPort === undefined ? {} : { mainPort }),
     ...(legacyPort === undefined ? {} : { legacyPort }),
     ...(lifetime === undefined ? {} : { tokenLifetimeMs: lifetime * 1000 }),

@@ -3,7 +3,7 @@
 import type { Context, Hono } from "hono";
 import { apiError, ErrorCode } from "./errors.js";
 import { readLimited } from "./request.js";
-import type { SandboxState } from "./state.js";
+import type { SandboxState, TenantCounters } from "./state.js";
 
 export const CONTROL_PATH = "/__sandbox/control";
 
@@ -19,8 +19,14 @@ export interface SandboxControl {
   revokeSession(refreshToken: string): boolean;
   /** Empties the exchange and users rate-limit windows. */
   resetRateLimits(): void;
-  /** Forgets sessions, API tokens, faults, rate limits and clock moves: a fresh sandbox. */
+  /** Forgets sessions, API tokens, faults, rate limits, counters and clock moves: a fresh sandbox. */
   reset(): void;
+  /**
+   * What tenant `tenant`'s clients did since the start or the last `reset()`: exchanges, refreshes,
+   * spent refresh tokens presented again. Tenant 0 (the default) is the default seed; 1 to the
+   * `tenants` option, the seeded tenants.
+   */
+  counters(tenant?: number): TenantCounters;
 }
 
 export function createControl(state: SandboxState): SandboxControl {
@@ -41,6 +47,14 @@ export function createControl(state: SandboxState): SandboxControl {
     },
     resetRateLimits: () => state.resetRateLimits(),
     reset: () => state.reset(),
+    counters(tenant = 0) {
+      if (!state.tenants.has(tenant)) {
+        throw new RangeError(
+          `counters(tenant) takes a tenant from 0 to ${state.tenants.count} (the tenants option), such as counters(1)`,
+        );
+      }
+      return state.counters(tenant);
+    },
   };
 }
 
@@ -70,7 +84,8 @@ async function readControl(c: Context): Promise<Record<string, unknown> | string
 /**
  * `POST /__sandbox/control` with `{"action": "advance", "ms": N}`, `{"action": "expire-tokens"}`,
  * `{"action": "revoke-session", "refreshToken": "..."}`, `{"action": "reset-rate-limits"}` or
- * `{"action": "reset"}`. Answers the sandbox's clock after the action.
+ * `{"action": "reset"}`, or reads `{"action": "counters", "tenant": 3}`. Answers the sandbox's
+ * clock after the action.
  */
 export function addControlRoutes(app: Hono, state: SandboxState, control: SandboxControl): void {
   app.post(CONTROL_PATH, async (c) => {
@@ -94,8 +109,12 @@ export function addControlRoutes(app: Hono, state: SandboxState, control: Sandbo
         case "reset":
           control.reset();
           break;
+        case "counters":
+          return c.json({ now: state.now(), counters: control.counters((request.tenant ?? 0) as number) });
         default:
-          return refuse("action must be advance, expire-tokens, revoke-session, reset-rate-limits or reset");
+          return refuse(
+            "action must be advance, expire-tokens, revoke-session, reset-rate-limits, reset or counters",
+          );
       }
     } catch (error) {
       return refuse(error instanceof Error ? error.message : "The control request was refused");

@@ -6,7 +6,6 @@ import { apiError, ErrorCode } from "./errors.js";
 import { createHost } from "./host.js";
 import { type Answer, type Handler, serveOperations } from "./operations.js";
 import { requiredQuery } from "./request.js";
-import { findUser } from "./seed.js";
 import type { SandboxState } from "./state.js";
 
 export function createLegacyHost(state: SandboxState): Hono {
@@ -28,10 +27,13 @@ export function createLegacyHost(state: SandboxState): Hono {
         candidate.password === fields.password &&
         candidate.platformId === fields.platformId,
     );
-    const user = login && findUser(login.userId);
+    const user = login
+      ? state.tenants.user(login.userId)
+      : state.tenants.legacyLogin(fields.username, fields.password, fields.platformId);
     if (!user) {
       return apiError(c, 401, ErrorCode.authentication, "Invalid username, password or platform", now());
     }
+    state.count(user, "logins");
     const tokens = await state.issueTokens(user, null, { platformId: fields.platformId, legacy: true });
     return c.json(tokens satisfies Answer<"legacyLogin">);
   };

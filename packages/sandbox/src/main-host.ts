@@ -7,7 +7,7 @@ import { createHost, tooLarge } from "./host.js";
 import { type Answer, type Handler, serveOperations } from "./operations.js";
 import { retryAfterSeconds } from "./rate-limit.js";
 import { booleanQuery, readForm } from "./request.js";
-import { ACCOUNTS, findUser, hasRole, ROLE_RULES, usersFlat, usersTree } from "./seed.js";
+import { hasRole, ROLE_RULES, usersFlat, usersTree } from "./seed.js";
 import type { SandboxState } from "./state.js";
 
 const REFRESH_REJECTED = {
@@ -48,15 +48,21 @@ export function createMainHost(state: SandboxState): Hono {
     if (form.value.rcTokenType !== "Bearer") {
       return invalid(c, "Form field rcTokenType must be Bearer");
     }
-    const wait = state.exchangeWindow.take(now());
+    const { parentTokens } = state.options;
+    const token = form.value.rcAccessToken;
+    const user = Object.hasOwn(parentTokens, token)
+      ? state.tenants.user(parentTokens[token] as number)
+      : state.tenants.parentTokenUser(token);
+    // Looked up first, since the window to take a place in may be the token's tenant's.
+    const wait = state.exchangeWindows.take(state.exchangeKey(user), now());
     if (wait !== undefined) {
+      if (user) {
+        state.count(user, "rateLimitedExchanges");
+      }
       return apiError(c, 429, ErrorCode.rateLimit, "Too many token exchanges, try again later", now(), {
         "Retry-After": retryAfterSeconds(wait),
       });
     }
-    const { parentTokens } = state.options;
-    const token = form.value.rcAccessToken;
-    const user = Object.hasOwn(parentTokens, token) ? findUser(parentTokens[token] as number) : undefined;
     if (!user) {
       return apiError(
         c,
@@ -66,6 +72,7 @@ export function createMainHost(state: SandboxState): Hono {
         now(),
       );
     }
+    state.count(user, "exchanges");
     const tokens = await state.issueTokens(user, includeRefresh.value === true ? null : undefined);
     return c.json(tokens satisfies Answer<"exchangeAccessToken">);
   };
@@ -103,7 +110,9 @@ export function createMainHost(state: SandboxState): Hono {
       );
     }
     const seesAll = hasRole(user.roles, "seeEveryAccount");
-    const visible = ACCOUNTS.filter((account) => seesAll || account.accountId === user.accountId);
+    const visible = state.tenants
+      .tenantOf(user)
+      .accounts.filter((account) => seesAll || account.accountId === user.accountId);
     return c.json(visible satisfies Answer<"listAccounts">);
   };
 
@@ -136,7 +145,8 @@ export function createMainHost(state: SandboxState): Hono {
       );
     }
     const active = activeOnly.value === true;
-    const users = flatten.value === true ? usersFlat(active) : usersTree(active);
+    const tenant = state.tenants.tenantOf(user);
+    const users = flatten.value === true ? usersFlat(tenant, active) : usersTree(tenant, active);
     return c.json(users satisfies Answer<"listUsers">);
   };
 

@@ -12,6 +12,7 @@ import {
   type SandboxFaults,
   type SandboxSeed,
   type SandboxSettings,
+  type TenantSeed,
 } from "./app.js";
 import { type SandboxLogger, type SandboxOptions, SandboxOptionsError } from "./options.js";
 
@@ -35,6 +36,8 @@ export interface RunningSandbox {
   control: SandboxControl;
   /** The limits in force, defaults filled in. */
   settings: SandboxSettings;
+  /** Tenant `index`'s seeded credentials (0: `seed`; 1 to `settings.tenants`: the `tenants` option's). */
+  tenant(index: number): TenantSeed;
   /** Stops both servers, closing open connections; resolves once both are closed. */
   stop(): Promise<void>;
 }
@@ -175,7 +178,7 @@ function urlOf(server: Server): string {
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const mainPort = checkPort(options.mainPort, "mainPort");
   const legacyPort = checkPort(options.legacyPort, "legacyPort");
-  const { main, legacy, seed, faults, control, settings } = createSandboxApps({
+  const { main, legacy, seed, faults, control, settings, tenant } = createSandboxApps({
     ...options,
     logger: options.logger ?? stderrLogger,
     dropConnection: (env) => (env as HttpBindings).incoming.socket.destroy(),
@@ -195,6 +198,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     faults,
     control,
     settings,
+    tenant,
     stop: async () => {
       await Promise.all([close(mainServer), close(legacyServer)]);
     },

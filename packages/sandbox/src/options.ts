@@ -1,4 +1,10 @@
-import { DEFAULT_LEGACY_LOGINS, DEFAULT_PARENT_TOKENS, findUser, type LegacyLogin } from "./seed.js";
+import {
+  DEFAULT_LEGACY_LOGINS,
+  DEFAULT_PARENT_TOKENS,
+  type LegacyLogin,
+  MAX_TENANTS,
+  Tenants,
+} from "./seed.js";
 
 /**
  * What the sandbox does unless told otherwise: the real service's access-token lifetime and the
@@ -8,7 +14,18 @@ export const SANDBOX_DEFAULTS = {
   tokenLifetimeMs: 300_000,
   exchangeRateLimit: { limit: 5, windowMs: 60_000 },
   usersRateLimit: { limit: 120, windowMs: 60_000 },
+  /**
+   * Public material gives the exchange limit without its scope. Per tenant (main account) is the
+   * narrower of the likely scopes, user or account: a client that stays within it stays within
+   * either; one window for every tenant would let one customer of a vendor lock out the others.
+   */
+  exchangeRateLimitScope: "tenant",
+  tenants: 0,
 } as const;
+
+/** Whose exchanges share one rate-limit window: each tenant's, each user's, or everyone's. */
+export const EXCHANGE_RATE_LIMIT_SCOPES = ["tenant", "user", "global"] as const;
+export type ExchangeRateLimitScope = (typeof EXCHANGE_RATE_LIMIT_SCOPES)[number];
 
 export interface RateLimit {
   /** Requests allowed in a window. */
@@ -22,9 +39,23 @@ export interface SandboxOptions {
   tokenLifetimeMs?: number;
   /** Default 5 a minute, as observed on the real service. */
   exchangeRateLimit?: RateLimit;
+  /**
+   * Whose exchanges share the `exchangeRateLimit` window: `"tenant"` (the default: each main
+   * account its own, its users together), `"user"` (each user its own) or `"global"` (one window for
+   * every exchange, as before tenants). Under `"tenant"` and `"user"`, unknown parent tokens share a
+   * window of their own.
+   */
+  exchangeRateLimitScope?: ExchangeRateLimitScope;
   /** Default 120 a minute, as observed on the real service. */
   usersRateLimit?: RateLimit;
-  /** Parent-platform tokens the exchange accepts, each mapped to a seeded user id. */
+  /**
+   * Tenants to seed beside the default one (tenant 0), from 0 (the default) to 1000000: tenant i
+   * (1 to N) is a main account of its own, a copy of the default seed under ids with i in front,
+   * with the parent tokens `sandbox-rc-token-tenant-<i>-ada` and `-rob`. Built when first used, so
+   * any number starts at once.
+   */
+  tenants?: number;
+  /** Parent-platform tokens the exchange accepts, each mapped to a seeded user id (of any tenant). */
   parentTokens?: Readonly<Record<string, number>>;
   /** Credentials of the deprecated direct login. */
   legacyLogins?: readonly LegacyLogin[];
@@ -63,7 +94,9 @@ export interface SandboxLogger {
 export interface ResolvedOptions {
   tokenLifetimeMs: number;
   exchangeRateLimit: RateLimit;
+  exchangeRateLimitScope: ExchangeRateLimitScope;
   usersRateLimit: RateLimit;
+  tenants: number;
   parentTokens: Readonly<Record<string, number>>;
   legacyLogins: readonly LegacyLogin[];
   maxBodyBytes: number;
@@ -103,11 +136,43 @@ function nonEmpty(value: unknown, name: string): void {
   }
 }
 
+function tenantCount(value: unknown): number {
+  if (value === undefined) {
+    return SANDBOX_DEFAULTS.tenants;
+  }
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > MAX_TENANTS) {
+    throw new SandboxOptionsError(
+      `tenants must be an integer from 0 to ${MAX_TENANTS}: the number of tenants seeded beside the default one, such as tenants: 100`,
+    );
+  }
+  return value;
+}
+
+/** `"a", "b" or "c"`. */
+export function quotedList(names: readonly string[]): string {
+  const quoted = names.map((name) => `"${name}"`);
+  return `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
+}
+
+function scope(value: unknown): ExchangeRateLimitScope {
+  if (value === undefined) {
+    return SANDBOX_DEFAULTS.exchangeRateLimitScope;
+  }
+  if (!(EXCHANGE_RATE_LIMIT_SCOPES as readonly unknown[]).includes(value)) {
+    throw new SandboxOptionsError(
+      `exchangeRateLimitScope must be ${quotedList(EXCHANGE_RATE_LIMIT_SCOPES)}: "global" for one window for every exchange`,
+    );
+  }
+  return value as ExchangeRateLimitScope;
+}
+
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
+  const tenants = tenantCount(options.tenants);
+  const directory = new Tenants(tenants);
   const parentTokens = options.parentTokens ?? DEFAULT_PARENT_TOKENS;
   for (const [token, userId] of Object.entries(parentTokens)) {
     nonEmpty(token, "a parent token");
-    if (!findUser(userId)) {
+    if (!directory.user(userId)) {
       throw new SandboxOptionsError(`parentTokens maps a token to unknown user id ${userId}`);
     }
   }
@@ -116,7 +181,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     nonEmpty(login.username, "legacyLogins[].username");
     nonEmpty(login.password, "legacyLogins[].password");
     nonEmpty(login.platformId, "legacyLogins[].platformId");
-    if (!findUser(login.userId)) {
+    if (!directory.user(login.userId)) {
       throw new SandboxOptionsError(`legacyLogins names unknown user id ${login.userId}`);
     }
   }
@@ -143,7 +208,9 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
       SANDBOX_DEFAULTS.exchangeRateLimit,
       "exchangeRateLimit",
     ),
+    exchangeRateLimitScope: scope(options.exchangeRateLimitScope),
     usersRateLimit: rateLimit(options.usersRateLimit, SANDBOX_DEFAULTS.usersRateLimit, "usersRateLimit"),
+    tenants,
     parentTokens,
     legacyLogins,
     maxBodyBytes: positiveInteger(options.maxBodyBytes ?? 16_384, "maxBodyBytes"),

@@ -5,8 +5,8 @@ import type { PermanentApiToken, RefreshedTokenResponse, TokenResponse } from "@
 import { FaultQueue } from "./faults.js";
 import { base64UrlDecode, base64UrlEncode, JwtSigner } from "./jwt.js";
 import type { ResolvedOptions } from "./options.js";
-import { SlidingWindow } from "./rate-limit.js";
-import { agentDetail, findUser, MAIN_ACCOUNT, type SeedUser } from "./seed.js";
+import { KeyedWindows, SlidingWindow } from "./rate-limit.js";
+import { agentDetail, type SeedUser, Tenants } from "./seed.js";
 
 /**
  * A session: one refresh-token family. Its tokens are not stored one by one: each names its family
@@ -52,14 +52,40 @@ export type RotateResult =
   | { ok: true; tokens: RefreshedTokenResponse }
   | { ok: false; reason: "unknown" | "spent" | "revoked" };
 
+/** What a tenant's clients did, for tests that check each tenant's traffic (`control.counters(i)`). */
+export interface TenantCounters {
+  /** Exchanges answered with tokens. */
+  exchanges: number;
+  /** Exchanges refused with `429` (a parent token of the tenant, over the limit). */
+  rateLimitedExchanges: number;
+  /** Direct logins answered with tokens (deprecated host). */
+  logins: number;
+  /** Refreshes answered with tokens. */
+  refreshes: number;
+  /** Spent refresh tokens presented again (the first such presentation revokes the session). */
+  reusedRefreshTokens: number;
+}
+
+const NO_COUNTS: Readonly<TenantCounters> = {
+  exchanges: 0,
+  rateLimitedExchanges: 0,
+  logins: 0,
+  refreshes: 0,
+  reusedRefreshTokens: 0,
+};
+
 /** Prefix of permanent API tokens (`<prefix>:<uuid>`), like the real service's `aws80`. */
 export const API_TOKEN_PREFIX = "sbx01";
 
 export class SandboxState {
   readonly jwt = new JwtSigner();
   readonly faults: FaultQueue;
-  readonly exchangeWindow: SlidingWindow;
+  readonly tenants: Tenants;
+  /** Exchange windows by {@link exchangeKey}. */
+  readonly exchangeWindows: KeyedWindows;
   readonly usersWindow: SlidingWindow;
+  /** Only the tenants with traffic have an entry. */
+  readonly #counters = new Map<number, TenantCounters>();
   readonly #families = new Map<string, Family>();
   /** Permanent API token -> user id; the map keeps creation order for listing. */
   readonly #apiTokens = new Map<string, number>();
@@ -75,7 +101,8 @@ export class SandboxState {
 
   constructor(readonly options: ResolvedOptions) {
     this.faults = new FaultQueue(options.faultsEnabled);
-    this.exchangeWindow = new SlidingWindow(options.exchangeRateLimit);
+    this.tenants = new Tenants(options.tenants);
+    this.exchangeWindows = new KeyedWindows(options.exchangeRateLimit);
     this.usersWindow = new SlidingWindow(options.usersRateLimit);
   }
 
@@ -157,8 +184,38 @@ export class SandboxState {
     return { family, spent: true };
   }
 
+  /**
+   * Whose exchange window an exchange with `user`'s parent token takes a place in, under the
+   * `exchangeRateLimitScope` option; an unknown parent token (no user) has a window of its own.
+   */
+  exchangeKey(user: SeedUser | undefined): string {
+    const { exchangeRateLimitScope: scope } = this.options;
+    if (scope === "global") {
+      return "global";
+    }
+    if (!user) {
+      return "unknown";
+    }
+    return scope === "user" ? `user:${user.userId}` : `tenant:${this.tenants.tenantOf(user).index}`;
+  }
+
+  count(user: SeedUser, counter: keyof TenantCounters): void {
+    const index = this.tenants.tenantOf(user).index;
+    let counters = this.#counters.get(index);
+    if (!counters) {
+      counters = { ...NO_COUNTS };
+      this.#counters.set(index, counters);
+    }
+    counters[counter] += 1;
+  }
+
+  /** A copy of tenant `index`'s counters (zeros for a tenant without traffic). */
+  counters(index: number): TenantCounters {
+    return { ...(this.#counters.get(index) ?? NO_COUNTS) };
+  }
+
   resetRateLimits(): void {
-    this.exchangeWindow.reset();
+    this.exchangeWindows.reset();
     this.usersWindow.reset();
   }
 
@@ -169,6 +226,7 @@ export class SandboxState {
     this.#liveJtis.clear();
     this.#expiredJtis.clear();
     this.#offsetMs = 0;
+    this.#counters.clear();
     this.faults.clear();
     this.resetRateLimits();
   }
@@ -200,10 +258,12 @@ export class SandboxState {
     this.#liveJtis.set(jti, exp * 1000);
     // Before the first await: a rotation moves its family on before a second one can read it.
     const refreshToken = session === undefined ? undefined : this.#nextRefreshToken(user, session);
+    const tenant = this.tenants.tenantOf(user);
+    const { mainAccountId } = tenant.mainAccount;
     const accessToken = await this.jwt.sign({
       sub: String(user.userId),
       accountId: user.accountId,
-      mainAccountId: MAIN_ACCOUNT.mainAccountId,
+      mainAccountId,
       agentId: user.agentId,
       ...extraClaims,
       jti,
@@ -214,12 +274,12 @@ export class SandboxState {
       accessToken,
       ...(refreshToken === undefined ? {} : { refreshToken }),
       tokenType: "Bearer",
-      agentDetails: [agentDetail(user)],
+      agentDetails: [agentDetail(tenant, user)],
       adminId: user.adminId,
       adminUrl: "/voice/admin/",
       agentUrl: "/voice/agent/",
       ssoLogin: false,
-      mainAccountId: MAIN_ACCOUNT.mainAccountId,
+      mainAccountId,
     };
   }
 
@@ -254,6 +314,13 @@ export class SandboxState {
       return { ok: false, reason: "unknown" };
     }
     const { family, spent } = found;
+    const user = this.tenants.user(family.userId);
+    if (!user) {
+      return { ok: false, reason: "unknown" };
+    }
+    if (spent) {
+      this.count(user, "reusedRefreshTokens");
+    }
     if (family.revoked) {
       return { ok: false, reason: "revoked" };
     }
@@ -261,10 +328,7 @@ export class SandboxState {
       family.revoked = true;
       return { ok: false, reason: "spent" };
     }
-    const user = findUser(family.userId);
-    if (!user) {
-      return { ok: false, reason: "unknown" };
-    }
+    this.count(user, "refreshes");
     return { ok: true, tokens: await this.issueTokens(user, refreshToken.slice(0, FAMILY_CHARS)) };
   }
 

@@ -134,7 +134,8 @@ describe("the flags, one list", () => {
     expect(USAGE).toBe(sandboxUsage("engage-voice-sandbox"));
     for (const [flag] of flagRows()) {
       const [name, value] = flag.split(" ");
-      const argument = value === "TOKEN=USER_ID" ? "t=1001" : value ? "1" : undefined;
+      const argument =
+        value === undefined ? undefined : ({ "TOKEN=USER_ID": "t=1001", SCOPE: "global" }[value] ?? "1");
       expect(() => parseCliArgs(argument ? [name as string, argument] : [name as string])).not.toThrow();
     }
   });

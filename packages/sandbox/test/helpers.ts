@@ -41,7 +41,7 @@ function freeOrigin(): string {
 }
 
 async function startInProcess(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const { main, legacy, seed, faults, control, settings } = createSandboxApps(options);
+  const { main, legacy, seed, faults, control, settings, tenant } = createSandboxApps(options);
   const mainUrl = freeOrigin();
   inProcess.set(mainUrl, (request) => main.fetch(request));
   const legacyUrl = freeOrigin();
@@ -50,7 +50,7 @@ async function startInProcess(options: SandboxOptions = {}): Promise<RunningSand
     inProcess.delete(mainUrl);
     inProcess.delete(legacyUrl);
   };
-  return { mainUrl, legacyUrl, seed, faults, control, settings, stop };
+  return { mainUrl, legacyUrl, seed, faults, control, settings, tenant, stop };
 }
 
 const openInProcess = stoppedAfterEach(startInProcess);

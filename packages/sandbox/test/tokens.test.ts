@@ -226,9 +226,13 @@ describe("the exchange rate limit", () => {
     expect((await exchange(mainUrl)).status).toBe(200);
   });
 
-  it("counts rejected parent tokens but not malformed requests", async () => {
+  it("counts rejected parent tokens but not malformed requests, in one window with exchangeRateLimitScope global", async () => {
     const clock = manualClock();
-    const { mainUrl } = await open({ now: clock.now, exchangeRateLimit: { limit: 2, windowMs: 60_000 } });
+    const { mainUrl } = await open({
+      now: clock.now,
+      exchangeRateLimit: { limit: 2, windowMs: 60_000 },
+      exchangeRateLimitScope: "global",
+    });
     for (let i = 0; i < 3; i++) {
       const malformed = await call(
         mainUrl,
@@ -238,6 +242,17 @@ describe("the exchange rate limit", () => {
       expect(malformed.status).toBe(400);
     }
     expect((await exchange(mainUrl, "unknown")).status).toBe(401);
+    expect((await exchange(mainUrl)).status).toBe(200);
+    expect((await exchange(mainUrl)).status).toBe(429);
+  });
+
+  it("by default, limits rejected parent tokens in a window of their own, which no tenant shares", async () => {
+    const clock = manualClock();
+    const { mainUrl } = await open({ now: clock.now, exchangeRateLimit: { limit: 2, windowMs: 60_000 } });
+    expect((await exchange(mainUrl, "unknown")).status).toBe(401);
+    expect((await exchange(mainUrl, "unknown-too")).status).toBe(401);
+    expect((await exchange(mainUrl, "unknown")).status).toBe(429);
+    expect((await exchange(mainUrl)).status).toBe(200);
     expect((await exchange(mainUrl)).status).toBe(200);
     expect((await exchange(mainUrl)).status).toBe(429);
   });
