@@ -41,6 +41,15 @@ function isNetworkFailure(error: unknown): boolean {
   return error instanceof TypeError && /fetch failed|network/i.test(error.message);
 }
 
+/**
+ * A 404 on a path of the document: every one of them exists on the right host, so the host is the
+ * wrong one (the other of the two, or not this API at all), and trying again cannot help.
+ */
+const notServed = (at: Situation): Explained => ({
+  message: `${at.host} answered 404: it does not serve this API; check --base-url / --legacy-base-url`,
+  exitCode: EXIT.failure,
+});
+
 export function explain(error: unknown, at: Situation): Explained {
   if (error instanceof CliError) {
     return { message: error.message, exitCode: error.exitCode };
@@ -71,6 +80,9 @@ export function explain(error: unknown, at: Situation): Explained {
         message: `${at.host} answered 404${code}: no such API token among yours (engage-voice api-tokens list shows them)`,
         exitCode: EXIT.failure,
       };
+    }
+    if (error.status === 404) {
+      return notServed(at);
     }
     return {
       message: `${at.host} answered ${error.status}${code}: try again later, or run with --debug`,
@@ -150,7 +162,7 @@ export function explain(error: unknown, at: Situation): Explained {
         exitCode: EXIT.failure,
       };
     case "unexpected_response":
-      if (error.status === 404 && at.command === "api-tokens delete") {
+      if (error.status === 404) {
         return explain(new ApiAnswerError(404, undefined, undefined), at);
       }
       return {

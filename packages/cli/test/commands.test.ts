@@ -205,6 +205,33 @@ describe("accounts", () => {
   });
 });
 
+describe("pointed at a host that does not serve the API", () => {
+  const notServed = (host: string) =>
+    new RegExp(
+      `^engage-voice: ${host} answered 404: it does not serve this API; check --base-url / --legacy-base-url\n$`,
+    );
+
+  it("login on the deprecated host (no token exchange there): exit 1, naming the options", async () => {
+    const wrong = ["--base-url", sandbox.legacyUrl, "--legacy-base-url", sandbox.legacyUrl];
+    const result = await cli(["login", "--rc-token-stdin", "--profile", "lost", ...wrong], { input: ada() });
+    failed(result, 1, notServed(sandbox.legacyUrl));
+  });
+
+  it("api-tokens on the contact-center host: exit 1, naming the options", async () => {
+    ok(await cli(["login", "--rc-token-stdin", "--profile", "swapped", ...hosts], { input: ada() }));
+    await remember("swapped");
+    const result = await cli([
+      "api-tokens",
+      "list",
+      "--profile",
+      "swapped",
+      "--legacy-base-url",
+      sandbox.mainUrl,
+    ]);
+    failed(result, 1, notServed(sandbox.mainUrl));
+  });
+});
+
 describe("users", () => {
   type User = { userName: string; children?: User[] };
   const names = (users: User[]): string[] => users.flatMap((u) => [u.userName, ...names(u.children ?? [])]);

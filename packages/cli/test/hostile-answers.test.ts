@@ -132,6 +132,22 @@ describe("text from the API reaches stdout printable", () => {
   });
 });
 
+describe("a host that does not serve the API", () => {
+  it("accounts answered 404: exit 1, naming the options rather than asking to try again", async () => {
+    main.answer(ACCOUNTS, (_, outgoing) => {
+      outgoing.writeHead(404, { "Content-Type": "text/html" }).end("<h1>Not Found</h1>");
+    });
+    const home = cliIn(await tempHome());
+    expect((await home(["login", "--rc-token-stdin", ...hosts], { input: ada() })).code).toBe(0);
+    const { code, stdout, stderr } = await home(["accounts"]);
+    expect({ code, stdout, stderr }).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `engage-voice: ${main.url} answered 404: it does not serve this API; check --base-url / --legacy-base-url\n`,
+    });
+  });
+});
+
 describe("an answer too large to read", () => {
   it("one that never ends is cut off at the cap: exit 1, a clear message, nothing on stdout", async () => {
     const chunk = Buffer.from(`${'{"accountId":"99990001"},'.repeat(2000)}`);
