@@ -42,7 +42,7 @@ export interface SandboxOptions {
   /**
    * Whose exchanges share the `exchangeRateLimit` window: `"tenant"` (the default: each main
    * account its own, its users together), `"user"` (each user its own) or `"global"` (one window for
-   * every exchange, as before tenants). Under `"tenant"` and `"user"`, unknown parent tokens share a
+   * every exchange of the sandbox). Under `"tenant"` and `"user"`, unknown parent tokens share a
    * window of their own.
    */
   exchangeRateLimitScope?: ExchangeRateLimitScope;
