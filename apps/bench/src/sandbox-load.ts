@@ -2,23 +2,73 @@
 // the accounts, beside Prism's mock of the same document and a bare Hono app answering the same
 // JSON, at 10 and 50 connections. Rounds rotate which server goes first, so that the ratios compare
 // figures taken at the same load of the machine; medians with their spread.
-// `pnpm bench` runs it as its "sandbox" section; `pnpm --filter @engage-voice/bench sandbox-load`
-// alone prints the table (--seconds=N, the length of one measurement; --rounds=N).
+// On demand, not part of `pnpm bench`: `pnpm --filter @engage-voice/bench sandbox-load` prints the
+// table (--seconds=N, the length of one measurement; --rounds=N).
 // Needs the sandbox and the test kit built.
 import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
 import { parseArgs } from "node:util";
 import { startPrism } from "@engage-voice/test-kit/servers";
 import autocannon from "autocannon";
-import {
-  LOADED,
-  type Loaded,
-  type LoadFigures,
-  type SandboxLoad,
-  type SandboxLoadRow,
-  sandboxLoadTable,
-} from "./sandbox-table.ts";
 import { ACCOUNTS_PATH } from "./stub.ts";
+
+/** The servers loaded, in the order of the table. */
+const LOADED = ["sandbox", "prism", "bare"] as const;
+type Loaded = (typeof LOADED)[number];
+
+const LOADED_NAMES: Record<Loaded, string> = {
+  sandbox: "@engage-voice/sandbox",
+  prism: "Prism mock of the same document",
+  bare: "a bare Hono app answering the same JSON",
+};
+
+interface LoadFigures {
+  /** Requests per second, one figure a round. */
+  rps: number[];
+  /** 99th percentile latency in ms, one figure a round. */
+  p99: number[];
+}
+
+interface SandboxLoadRow {
+  connections: number;
+  servers: Record<Loaded, LoadFigures>;
+}
+
+interface SandboxLoad {
+  seconds: number;
+  rounds: number;
+  rows: SandboxLoadRow[];
+}
+
+const median = (xs: readonly number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+const spread = (xs: readonly number[], digits = 0) =>
+  `${median(xs).toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })} [${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}]`;
+
+/** Per-round ratios of the sandbox's req/s to another server's, measured in the same round. */
+const ratiosTo = (row: SandboxLoadRow, other: Loaded) =>
+  row.servers.sandbox.rps.map((rps, i) => rps / (row.servers[other].rps[i] as number));
+
+function sandboxLoadTable(result: SandboxLoad): string {
+  return [
+    `\`GET ${ACCOUNTS_PATH}\` with a bearer token, [autocannon](https://github.com/mcollina/autocannon) on 127.0.0.1, each server in its own process; ${result.rounds} rounds of ${result.seconds} s per server, their order rotated each round; median [min-max] over the rounds.`,
+    "",
+    "| connections | server | req/s | p99 ms | sandbox's req/s ÷ this one's (per round) |",
+    "|---|---|---|---|---|",
+    ...result.rows.flatMap((row) =>
+      LOADED.map(
+        (name) =>
+          `| ${row.connections} | ${LOADED_NAMES[name]} | ${spread(row.servers[name].rps)} | ${spread(row.servers[name].p99)} | ${name === "sandbox" ? "" : `${spread(ratiosTo(row, name), 2)}×`} |`,
+      ),
+    ),
+  ].join("\n");
+}
 
 interface Servers {
   sandboxUrl: string;
@@ -41,7 +91,7 @@ async function load(url: string, connections: number, duration: number, token: s
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
-export async function measureSandboxLoad({ seconds = 5, rounds = 3 } = {}): Promise<SandboxLoad> {
+async function measureSandboxLoad({ seconds = 5, rounds = 3 } = {}): Promise<SandboxLoad> {
   const child: ChildProcess = fork(new URL("./sandbox-server.ts", import.meta.url), [], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     execArgv: [],

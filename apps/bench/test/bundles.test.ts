@@ -1,10 +1,36 @@
-// The app's imports as the budget measures them (the `production` condition, minified for the
-// browser) are run here, not only weighed: what that build leaves out must not be a guard. Each
-// refusal is checked on the very bundle of the budget row, loaded as a module.
+// The bundles that .size-limit.ts holds to their budgets are run here, not only weighed: what the
+// production build leaves out must not be a guard. Each refusal is checked on the very bundle of
+// the budget row (size/app.js with the `production` condition), loaded as a module.
+import { fileURLToPath } from "node:url";
+import { publicPackages } from "@engage-voice/test-kit/workspace";
+import { build, type Platform } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { APP_ENTRY_NAME, bundle, COMBINED_ENTRIES, type SizeEntry } from "../src/sizes.ts";
+import sizeLimit from "../.size-limit.ts";
 
-const app = COMBINED_ENTRIES.find((e) => e.name === APP_ENTRY_NAME) as SizeEntry;
+const here = fileURLToPath(new URL("..", import.meta.url));
+
+/** As size-limit's esbuild step bundles it (.size-limit.ts), with the files it drew on. */
+async function bundle(source: string, conditions: string[], platform: Platform = "browser") {
+  const result = await build({
+    stdin: { contents: source, resolveDir: here, sourcefile: "entry.js", loader: "js" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform,
+    target: "es2022",
+    write: false,
+    logLevel: "silent",
+    legalComments: "none",
+    metafile: true,
+    conditions,
+  });
+  return {
+    code: result.outputFiles[0]?.contents ?? new Uint8Array(),
+    inputs: Object.keys(result.metafile.inputs),
+  };
+}
+
+const APP = `export * from "./size/app.js";`;
 
 interface AppModule {
   createClient: (options?: object) => {
@@ -15,13 +41,13 @@ interface AppModule {
   createTokenManager: (options: object) => { middleware: unknown; fetch: typeof fetch };
 }
 
-async function load(entry: SizeEntry): Promise<AppModule> {
-  const { code } = await bundle(entry);
+async function load(conditions: string[]): Promise<AppModule> {
+  const { code } = await bundle(APP, conditions);
   return import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
 }
 
-const lean = await load(app);
-const full = await load({ ...app, conditions: [] });
+const lean = await load(["production"]);
+const full = await load([]);
 
 /** What `run` threw, or a failure when it threw nothing. */
 async function thrown(run: () => unknown): Promise<Error & { code?: string }> {
@@ -134,11 +160,8 @@ describe("the production build of the app's imports", () => {
 describe("the production build of every entry of @engage-voice/auth", () => {
   it("holds one set of error classes: an error of the file store is an instanceof the main entry's", async () => {
     const { code } = await bundle(
-      {
-        name: "file store",
-        conditions: ["production"],
-        source: `export { EngageVoiceAuthError } from "@engage-voice/auth";\nexport { fileStore } from "@engage-voice/auth/node";\nexport { storeFailed } from "@engage-voice/auth/store-kit";`,
-      },
+      `export { EngageVoiceAuthError } from "@engage-voice/auth";\nexport { fileStore } from "@engage-voice/auth/node";\nexport { storeFailed } from "@engage-voice/auth/store-kit";`,
+      ["production"],
       "node",
     );
     const entry = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
@@ -146,5 +169,67 @@ describe("the production build of every entry of @engage-voice/auth", () => {
     expect(error.code).toBe("invalid_options");
     expect(error).toBeInstanceOf(entry.EngageVoiceAuthError);
     expect(entry.storeFailed("read")).toBeInstanceOf(entry.EngageVoiceAuthError);
+  });
+});
+
+describe("the app's imports as the budget bundles them", () => {
+  it("leave out the deprecated host's calls, the Node-only file store and the store kit", async () => {
+    const { code, inputs } = await bundle(APP, ["production"]);
+    const text = new TextDecoder().decode(code);
+    // Messages only these parts hold: minified names would not tell.
+    for (const absent of [
+      "The direct login",
+      "API token",
+      "legacyLogin() uses the deprecated host",
+      "bearer_required",
+      "lock file",
+    ]) {
+      expect(text, absent).not.toContain(absent);
+    }
+    expect(inputs.filter((file) => /auth\/dist\/(node|store-kit|lease)/.test(file))).toEqual([]);
+    expect(inputs.filter((file) => file.includes("openapi-fetch/"))).toHaveLength(1);
+  });
+
+  it("leave out the development-only option checks in a production build, and keep the ones that guard credentials", async () => {
+    const text = async (conditions: string[]) =>
+      new TextDecoder().decode((await bundle(APP, conditions)).code);
+    const production = await text(["production"]);
+    const development = await text([]);
+    for (const check of [
+      "did you mean",
+      "must be an integer",
+      "must be a whole number",
+      "must be a function",
+    ]) {
+      expect(development, check).toContain(check);
+      expect(production, check).not.toContain(check);
+    }
+    for (const guard of ["must not contain a username or password", "without a path, query or fragment"]) {
+      expect(production, guard).toContain(guard);
+    }
+  });
+});
+
+/** Public packages with no browser bundle to budget, and why. */
+const EXCLUDED: Record<string, string> = {
+  "@engage-voice/cli": "node-only: a command line (bin engage-voice) that reads files and the environment",
+  "@engage-voice/store-redis": "node-only: a token store on a Redis server over TCP (node-redis)",
+  "@engage-voice/sandbox": "a Node server and test doubles loaded by tests, never shipped in an app",
+  "@engage-voice/spec": "the OpenAPI document as JSON and YAML data, no code to bundle",
+};
+
+describe("the size budgets", () => {
+  it("cover every public package of the workspace with both limits, or exclude it with the reason", async () => {
+    const names = (await publicPackages(fileURLToPath(new URL("../../..", import.meta.url)))).map(
+      (p) => p.name,
+    );
+    expect(names).toEqual(expect.arrayContaining(["@engage-voice/client", "@engage-voice/auth"]));
+    const limited = new Set(sizeLimit.filter((check) => check.limit).map((check) => check.name));
+    const missing = names.filter(
+      (name) =>
+        !(name in EXCLUDED) && !(limited.has(`${name} (minified)`) && limited.has(`${name} (min+gzip)`)),
+    );
+    expect(missing, "add the package to .size-limit.ts, or to EXCLUDED here with the reason").toEqual([]);
+    expect(Object.keys(EXCLUDED).filter((name) => !names.includes(name))).toEqual([]);
   });
 });

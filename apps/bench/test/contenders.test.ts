@@ -1,59 +1,34 @@
+// The rows of the per-call benchmark read the right answer, on the stubbed fetch and over loopback
+// HTTP, so that `pnpm bench` never times a failure; checked in `pnpm test`, where a change of a
+// package or a peer's API shows first.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authContender } from "../src/auth-rows.ts";
-import { contenders, headerMiddleware, NAMES, type Target, verify } from "../src/contenders.ts";
 import { type LocalServer, startLocalServer } from "../src/local-server.ts";
+import { NAMES, rows } from "../src/peers.ts";
 import { ACCOUNTS_BODY, BASE_URL, stubServer } from "../src/stub.ts";
 
 const accounts = JSON.parse(ACCOUNTS_BODY);
 
-async function all(target: Target) {
-  return contenders(target, [headerMiddleware(target), await authContender(target)]);
-}
-
-describe("the contenders on the stubbed fetch", () => {
-  it("all read the account list, and the auth row exchanged its token once before", async () => {
-    const stub = stubServer();
-    const list = await all({ baseUrl: BASE_URL, fetch: stub.fetch, transport: "stub" });
-    expect(list.map((c) => c.name)).toEqual([
-      NAMES.raw,
-      NAMES.openapiFetch,
-      NAMES.client,
-      NAMES.clientHeader,
-      NAMES.clientAuth,
-      NAMES.axios,
-      NAMES.ringcentral,
-    ]);
-    expect(list.filter((c) => !c.call)).toEqual([]);
-    await verify(list, accounts);
-    expect(stub.counts).toEqual({ token: 1, other: list.length });
-  });
-
-  it("fails verification of a client that reads something else", async () => {
-    await expect(verify([{ name: "wrong", call: async () => ({}) }], accounts)).rejects.toThrow(
-      "wrong did not read the account list",
-    );
-  });
-});
-
-describe("the contenders over HTTP on 127.0.0.1", () => {
+describe("the per-call rows", () => {
   let server: LocalServer;
   beforeAll(async () => {
     server = await startLocalServer();
   });
-  afterAll(async () => {
-    await server?.stop();
+  afterAll(() => server?.stop());
+
+  it("all read the account list from the stubbed fetch, the authorised ones after one exchange each", async () => {
+    const stub = stubServer();
+    const list = await rows(BASE_URL, stub.fetch);
+    expect(list.map((row) => row.name)).toEqual(Object.values(NAMES));
+    for (const row of list) {
+      expect(await row.call(), row.name).toEqual(accounts);
+    }
+    expect(stub.counts).toEqual({ token: 3, other: list.length });
   });
 
-  it("all read the account list from the local server", async () => {
+  it("all read the account list from the loopback server", async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const list = await all({ baseUrl: server.url, fetch: globalThis.fetch, transport: "http" });
-    expect(list.filter((c) => !c.call)).toEqual([]);
-    await verify(list, accounts);
-  });
-
-  it("answers 404 off the two operations", async () => {
-    const response = await fetch(`${server.url}/nothing`);
-    expect(response.status).toBe(404);
-    await response.text();
+    for (const row of await rows(server.url, globalThis.fetch)) {
+      expect(await row.call(), row.name).toEqual(accounts);
+    }
   });
 });

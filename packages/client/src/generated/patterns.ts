@@ -2,5 +2,5 @@
 
 /** The `pattern` of each string schema of the document, by schema name. */
 export const schemaPatterns = {
-  PermanentApiToken: /^[!"$&-.0-9;->@-~]+:[0-9A-Za-z-]+$/u,
+  PermanentApiToken: /^[0-9A-Za-z._~-]+:[0-9A-Za-z-]+$/u,
 } as const;

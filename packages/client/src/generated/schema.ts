@@ -535,9 +535,10 @@ export interface components {
         };
         /**
          * PermanentApiToken
-         * @description An opaque permanent (personal) API token of the shape `<prefix>:<uuid-like identifier>`. It
-         *     persists until deleted. It is sent as the `X-Auth-Token` header and as a path segment (to delete
-         *     it), so the prefix is visible ASCII without `:`, `/`, `?`, `#` or `%`, and the identifier is
+         * @description An opaque permanent (personal) API token of the shape `<prefix>:<uuid-like identifier>`, such as
+         *     `aws80:c2353445-7d1c-4b51-9a2e-5f0c1e8b6a47`. It persists until deleted. It is sent as the
+         *     `X-Auth-Token` header and as a path segment (to delete it) exactly as issued, so the prefix is
+         *     letters, digits, `-`, `.`, `_` and `~` (the characters a path takes unencoded) and the identifier
          *     letters, digits and `-`.
          * @example aws80:c2353445-7d1c-4b51-9a2e-5f0c1e8b6a47
          */
@@ -566,8 +567,8 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "text/plain": string;
                 "application/json": components["schemas"]["ApiError"];
+                "text/plain": string;
             };
         };
     };

@@ -1,0 +1,60 @@
+// Cold start-up of the command line beside `node -e 0` (the floor any Node bin pays), each a new
+// process: `--version`, `--help`, and `token` with a valid stored session that `engage-voice login`
+// stored against the bench's loopback server, stopped before timing (a `token` that sent a request
+// would fail).
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, test } from "vitest";
+import { startLocalServer } from "../src/local-server.ts";
+import { inRounds } from "../src/rounds.ts";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const BIN = fileURLToPath(new URL("../../../packages/cli/dist/cli.js", import.meta.url));
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !name.startsWith("ENGAGE_VOICE_")),
+);
+
+beforeAll(async () => {
+  env.ENGAGE_VOICE_CONFIG_DIR = await mkdtemp(join(tmpdir(), "ev-bench-cli-"));
+  const server = await startLocalServer();
+  try {
+    const args = ["login", "--rc-token-stdin", "--base-url", server.url, "--legacy-base-url", server.url];
+    const login = spawn(process.execPath, [BIN, ...args], { env, stdio: ["pipe", "ignore", "inherit"] });
+    login.stdin.end("parent-platform-token");
+    const [code] = await once(login, "close");
+    if (code !== 0) {
+      throw new Error(`engage-voice login against the sandbox exited ${code}`);
+    }
+  } finally {
+    await server.stop();
+  }
+});
+afterAll(() => rm(env.ENGAGE_VOICE_CONFIG_DIR ?? "", { recursive: true, force: true }));
+
+function run(...args: string[]) {
+  return () => {
+    const { status } = spawnSync(process.execPath, args, { stdio: "ignore", env });
+    if (status !== 0) {
+      throw new Error(`node ${args.join(" ")} exited ${status}`);
+    }
+  };
+}
+
+test("engage-voice start-up", async (context) => {
+  await inRounds(
+    context,
+    "node -e 0",
+    [
+      ["node -e 0", run("-e", "0")],
+      ["engage-voice --version", run(BIN, "--version")],
+      ["engage-voice --help", run(BIN, "--help")],
+      ["engage-voice token (a valid stored session)", run(BIN, "token")],
+    ],
+    ROUNDS,
+    { time: 0, iterations: 8, warmupTime: 0, warmupIterations: 2 },
+  );
+});

@@ -1,0 +1,2 @@
+export * from "@engage-voice/auth";
+export * from "@engage-voice/client";

@@ -1,0 +1,1 @@
+export * from "@engage-voice/client";

@@ -1,0 +1,2 @@
+export * from "openapi-fetch";
+export { default } from "openapi-fetch";

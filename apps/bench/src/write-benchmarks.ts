@@ -1,0 +1,133 @@
+// Writes the figures of a `pnpm bench` run into BENCHMARKS.md, between its figures markers: vitest
+// bench's JSON report (results/vitest.json) and size-limit's (results/sizes.json). Each row is the
+// median over the rounds of a test (src/rounds.ts) of tinybench's median latency, with the lowest and
+// highest round; each ratio is taken within a round, to the row named in the test's meta.
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, freemem, loadavg, release, totalmem } from "node:os";
+import { NAMES, OURS } from "./peers.ts";
+
+interface Task {
+  name: string;
+  latency: { p50: number };
+}
+interface TestResult {
+  fullName: string;
+  meta: { reference?: string };
+  benchmarks?: { tasks: Task[] }[];
+}
+
+const at = (file: string) => new URL(`../${file}`, import.meta.url);
+const report = JSON.parse(readFileSync(at("results/vitest.json"), "utf8"));
+const sizes: { name: string; size: number; sizeLimit?: number; passed: boolean }[] = JSON.parse(
+  readFileSync(at("results/sizes.json"), "utf8"),
+);
+const tests: TestResult[] = report.testResults
+  .flatMap((file: { assertionResults: TestResult[] }) => file.assertionResults)
+  .filter((test: TestResult) => test.benchmarks?.length);
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+/** median [lowest–highest] over the rounds. */
+const spread = (xs: number[], format: (x: number) => string) =>
+  `${format(median(xs))} [${format(Math.min(...xs))}–${format(Math.max(...xs))}]`;
+const time = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms.toFixed(2)} ms`);
+const ratio = (x: number) => `${x.toFixed(2)}×`;
+
+/** One figure a round: `of` read from each round's tasks. */
+function perRound(test: TestResult, of: (p50: (name: string) => number) => number): number[] {
+  return (test.benchmarks ?? []).map(({ tasks }) =>
+    of((name) => {
+      const task = tasks.find((t) => t.name === name);
+      if (!task) {
+        throw new Error(`${test.fullName}: no row ${name} in a round`);
+      }
+      return task.latency.p50;
+    }),
+  );
+}
+
+function table(test: TestResult): string {
+  const reference = test.meta.reference as string;
+  const names = (test.benchmarks?.[0]?.tasks ?? []).map((t) => t.name);
+  const rows = names.map((name) => ({
+    name,
+    times: perRound(test, (p50) => p50(name)),
+    ratios: perRound(test, (p50) => p50(name) / p50(reference)),
+  }));
+  rows.sort((a, b) => median(a.times) - median(b.times));
+  return [
+    `| ${test.fullName.replace(/ > /g, ", ")} | median time [lowest–highest round] | ratio to ${reference} |`,
+    "|---|---|---|",
+    ...rows.map((r) => `| ${r.name} | ${spread(r.times, time)} | ${spread(r.ratios, ratio)} |`),
+  ].join("\n");
+}
+
+/** The issue's budget for each of this SDK's rows, as figures: whether it holds is printed, not tested. */
+function budget(test: TestResult): string[] {
+  const loopback = test.fullName.includes("loopback");
+  return OURS.flatMap((ours) => {
+    const against = (peer: string, rule: "not slower" | "within the noise") => {
+      const xs = perRound(test, (p50) => p50(ours) / p50(peer));
+      const m = median(xs);
+      // Within the noise: the median is no farther from 1 than half the spread of its rounds.
+      const holds =
+        rule === "not slower" ? m <= 1 : Math.abs(m - 1) <= (Math.max(...xs) - Math.min(...xs)) / 2;
+      return `- ${ours} vs ${peer}: ${spread(xs, ratio)}; ${rule}: **${holds ? "holds" : "does not hold"}**`;
+    };
+    return [
+      against(NAMES.ky, "not slower"),
+      against(NAMES.openai, "not slower"),
+      ...(loopback ? [against(NAMES.openapiFetch, "within the noise")] : []),
+    ];
+  });
+}
+
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`;
+const sizeTable = [
+  "| bundle (esbuild, ESM, minified, browser) | size | budget |",
+  "|---|---|---|",
+  ...sizes.map(
+    (s) =>
+      `| ${s.name} | ${kB(s.size)} | ${s.sizeLimit === undefined ? "—" : `${kB(s.sizeLimit)}${s.passed ? "" : " **over**"}`} |`,
+  ),
+].join("\n");
+
+const git = (...args: string[]) => execFileSync("git", args, { encoding: "utf8" }).trim();
+const dirty = git("status", "--porcelain").length > 0 ? " (the work tree had uncommitted changes)" : "";
+const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+const machine = `${cpus()[0]?.model.trim()}, ${availableParallelism()} cores, ${gib(totalmem())} (${gib(freemem())} free), load average ${loadavg()[0]?.toFixed(2)} at the end; Node ${process.version}, linux ${release()}`;
+
+const perCall = tests.filter((t) => t.meta.reference === NAMES.floor);
+const figures = [
+  `Last full run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${git("rev-parse", "--short", "HEAD")}${dirty}, on ${machine}.`,
+  "",
+  "### Per call",
+  "",
+  ...perCall.flatMap((t) => [table(t), ""]),
+  "The issue's budget for each of this SDK's rows (ratio of its time to the peer's, median [lowest–highest round]):",
+  "",
+  ...perCall.flatMap((t) => [`${t.fullName.replace(/ > /g, ", ")}:`, "", ...budget(t), ""]),
+  "### Renewal coalescing",
+  "",
+  ...tests.filter((t) => t.fullName.includes("callers")).flatMap((t) => [table(t), ""]),
+  "### The command line",
+  "",
+  ...tests.filter((t) => t.meta.reference === "node -e 0").flatMap((t) => [table(t), ""]),
+  "### Bundle sizes",
+  "",
+  sizeTable,
+].join("\n");
+
+const file = at("../../BENCHMARKS.md");
+const text = readFileSync(file, "utf8");
+const [head, rest] = text.split("<!-- figures:start -->");
+const tail = rest?.split("<!-- figures:end -->")[1];
+if (head === undefined || tail === undefined) {
+  throw new Error("BENCHMARKS.md has no <!-- figures:start --> … <!-- figures:end --> block");
+}
+writeFileSync(file, `${head}<!-- figures:start -->\n${figures}\n<!-- figures:end -->${tail}`);
+console.log(`BENCHMARKS.md: figures of this run written\n\n${figures}`);
