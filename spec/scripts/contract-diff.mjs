@@ -238,20 +238,22 @@ function branchName(branch, follow) {
 }
 
 /**
- * Compares two schemas at `where`. `direction` is "request" (the client sends it: the server may
- * only accept more) or "response" (the client reads it: the server may only send less).
+ * What stays the same through one comparison of two schemas and everything below them: the two
+ * documents (`{ follow }`, to resolve their `$ref`s), the `direction` and the list the changes found
+ * go to. `direction` is "request" (the client sends it: the server may only accept more) or
+ * "response" (the client reads it: the server may only send less).
+ *
+ * @typedef {{ oldDoc: { follow: Function }, newDoc: { follow: Function }, direction: "request" | "response", changes: string[] }} Walk
  */
-function compareSchemas(
-  oldDoc,
-  newDoc,
-  oldSchema,
-  newSchema,
-  where,
-  direction,
-  changes,
-  depth = 0,
-  seen = new Set(),
-) {
+
+/**
+ * Compares two schemas at `where`, `depth` levels below the schema the walk started from; `seen`
+ * holds the pairs of references already being compared on the way here.
+ *
+ * @param {Walk} walk
+ */
+function compareSchemas(walk, oldSchema, newSchema, where, depth = 0, seen = new Set()) {
+  const { oldDoc, newDoc, direction, changes } = walk;
   // A recursive schema (a user's children are users) is compared once per pair of references (with
   // the keywords beside them).
   const pair = JSON.stringify([oldSchema, newSchema, direction]);
@@ -308,54 +310,25 @@ function compareSchemas(
       }
       continue;
     }
-    compareSchemas(oldDoc, newDoc, property, next, `${where}.${name}`, direction, changes, depth + 1, seen);
+    compareSchemas(walk, property, next, `${where}.${name}`, depth + 1, seen);
   }
   if (before.items && after.items) {
-    compareSchemas(
-      oldDoc,
-      newDoc,
-      before.items,
-      after.items,
-      `${where}[]`,
-      direction,
-      changes,
-      depth + 1,
-      seen,
-    );
+    compareSchemas(walk, before.items, after.items, `${where}[]`, depth + 1, seen);
   }
-  compareBranches(
-    oldDoc,
-    newDoc,
-    before,
-    after,
-    oldSchema,
-    newSchema,
-    where,
-    direction,
-    changes,
-    depth,
-    seen,
-  );
+  compareBranches(walk, { oldSchema, newSchema, before, after }, { where, depth, seen });
 }
 
 /**
  * The branches of a `oneOf`/`anyOf`, matched by `$ref` name or by the types they admit, compared
  * pair by pair. A request may lose no branch (a client sends it); a response may gain none (a client
- * does not expect it). A plain schema on one side counts as a union of one branch.
+ * does not expect it). A plain schema on one side counts as a union of one branch. `oldSchema` and
+ * `newSchema` are the schemas as written, `before` and `after` their resolved views; `where`,
+ * `depth` and `seen` are those of {@link compareSchemas}.
+ *
+ * @param {Walk} walk
  */
-function compareBranches(
-  oldDoc,
-  newDoc,
-  before,
-  after,
-  oldSchema,
-  newSchema,
-  where,
-  direction,
-  changes,
-  depth,
-  seen,
-) {
+function compareBranches(walk, { oldSchema, newSchema, before, after }, { where, depth, seen }) {
+  const { oldDoc, newDoc, direction, changes } = walk;
   const oldBranches = branchesOf(before);
   const newBranches = branchesOf(after);
   if (!oldBranches && !newBranches) {
@@ -388,7 +361,7 @@ function compareBranches(
   }
   for (const [oldBranch, newBranch, name] of pairs) {
     const label = oldBranches && newBranches ? `${where}<${name}>` : where;
-    compareSchemas(oldDoc, newDoc, oldBranch, newBranch, label, direction, changes, depth + 1, seen);
+    compareSchemas(walk, oldBranch, newBranch, label, depth + 1, seen);
   }
 }
 
@@ -422,7 +395,9 @@ function headersOf(doc, response) {
   return all;
 }
 
-function compareHeaders(oldDoc, newDoc, response, next, where, changes) {
+/** @param {Walk} walk a walk of responses */
+function compareHeaders(walk, response, next, where) {
+  const { oldDoc, newDoc, changes } = walk;
   const newHeaders = headersOf(newDoc, next);
   for (const [id, { name, header }] of headersOf(oldDoc, response)) {
     const now = newHeaders.get(id);
@@ -433,15 +408,7 @@ function compareHeaders(oldDoc, newDoc, response, next, where, changes) {
     if (header.required && !now.header.required) {
       changes.push(`${where} header ${name} no longer always present`);
     }
-    compareSchemas(
-      oldDoc,
-      newDoc,
-      header.schema,
-      now.header.schema,
-      `${where} header ${name}`,
-      "response",
-      changes,
-    );
+    compareSchemas(walk, header.schema, now.header.schema, `${where} header ${name}`);
   }
 }
 
@@ -550,6 +517,10 @@ export function breakingChanges(oldDocument, newDocument) {
   const oldDoc = { follow: resolver(oldDocument) };
   const newDoc = { follow: resolver(newDocument) };
   const changes = [];
+  /** @type {Walk} */
+  const requests = { oldDoc, newDoc, direction: "request", changes };
+  /** @type {Walk} */
+  const responses = { ...requests, direction: "response" };
   const before = operations(oldDocument);
   const after = operations(newDocument);
   for (const [key, old] of before) {
@@ -571,15 +542,7 @@ export function breakingChanges(oldDocument, newDocument) {
       if (next.required && !parameter.required) {
         changes.push(`${key}: parameter ${id} made required`);
       }
-      compareSchemas(
-        oldDoc,
-        newDoc,
-        parameter.schema,
-        next.schema,
-        `${key}: parameter ${id}`,
-        "request",
-        changes,
-      );
+      compareSchemas(requests, parameter.schema, next.schema, `${key}: parameter ${id}`);
     }
     for (const [id, parameter] of newParameters) {
       if (!oldParameters.has(id) && parameter.required) {
@@ -596,7 +559,7 @@ export function breakingChanges(oldDocument, newDocument) {
       if (!next) {
         changes.push(`${key}: request body ${type} no longer accepted`);
       } else {
-        compareSchemas(oldDoc, newDoc, media.schema, next.schema, `${key}: request body`, "request", changes);
+        compareSchemas(requests, media.schema, next.schema, `${key}: request body`);
       }
     }
     for (const [status, response] of Object.entries(old.operation.responses ?? {})) {
@@ -607,7 +570,7 @@ export function breakingChanges(oldDocument, newDocument) {
       }
       const oldResponse = oldDoc.follow(response) ?? {};
       const newResponse = newDoc.follow(next) ?? {};
-      compareHeaders(oldDoc, newDoc, oldResponse, newResponse, `${key}: response ${status}`, changes);
+      compareHeaders(responses, oldResponse, newResponse, `${key}: response ${status}`);
       const oldContent = oldResponse.content ?? {};
       const newContent = newResponse.content ?? {};
       for (const [type, media] of Object.entries(oldContent)) {
@@ -615,15 +578,7 @@ export function breakingChanges(oldDocument, newDocument) {
         if (!nextMedia) {
           changes.push(`${key}: response ${status} ${type} removed`);
         } else {
-          compareSchemas(
-            oldDoc,
-            newDoc,
-            media.schema,
-            nextMedia.schema,
-            `${key}: response ${status}`,
-            "response",
-            changes,
-          );
+          compareSchemas(responses, media.schema, nextMedia.schema, `${key}: response ${status}`);
         }
       }
     }
