@@ -15,10 +15,29 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 python3 -c 'import requests' >/dev/null 2>&1 || /usr/bin/python3 -c 'import requests' >/dev/null 2>&1 ||
   missing+=(python3-requests)
 command -v java >/dev/null 2>&1 || missing+=(default-jdk-headless)
+# Another apt may hold apt's locks, for minutes: unattended-upgrades on a fresh machine, a second
+# terminal. apt-get install waits for dpkg's lock (DPkg::Lock::Timeout); apt-get update does not wait
+# for the lock of its lists (apt 2.6 fails at once), so its refusal is retried here, for as long.
+APT_LOCK_WAIT_S=600
+apt_update() {
+  local waited=0 out
+  until out=$(apt-get update -qq 2>&1); do
+    if [[ "$out" != *"Could not get lock"* ]] || [ "$waited" -ge "$APT_LOCK_WAIT_S" ]; then
+      printf '%s\n' "$out" >&2
+      return 1
+    fi
+    if [ "$waited" = 0 ]; then
+      echo "setup: another apt holds its lock: waiting for it (up to $APT_LOCK_WAIT_S s)" >&2
+    fi
+    sleep 5
+    waited=$((waited + 5))
+  done
+}
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    apt_update
+    DEBIAN_FRONTEND=noninteractive apt-get install -o DPkg::Lock::Timeout="$APT_LOCK_WAIT_S" \
+      -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
     echo "setup: Debian packages the tests need are missing (${missing[*]}): sudo apt-get install ${missing[*]}" >&2
   fi
