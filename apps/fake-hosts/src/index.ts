@@ -12,4 +12,4 @@ export {
   PARENT_USER,
   type ServerOptions,
 } from "./hosts.js";
-export { fakeHosts, type HostedOptions, type HostsOptions } from "./managers.js";
+export { fakeHosts, HOSTED_TENANT, type HostedOptions, type HostsOptions } from "./managers.js";

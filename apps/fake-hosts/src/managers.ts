@@ -4,6 +4,9 @@
 import { type FakeClock, fakeClock, recordingLogger } from "@engage-voice/test-kit";
 import { BASE, fakeServer, type ServerOptions } from "./hosts.js";
 
+/** The tenant of the managers given a store. */
+export const HOSTED_TENANT = "tenant-under-test";
+
 /** What every manager on the fake hosts is given; a test's `options` override any of it. */
 export interface HostedOptions {
   baseUrl: string;
@@ -49,7 +52,12 @@ export function fakeHosts<Options extends object, Manager>(
       random,
       logger,
     };
-    const merged = { ...hosted, ...(store === undefined ? {} : { store }), ...options };
+    // Managers on one store are one tenant's processes: a store holds one tenant's session.
+    const merged = {
+      ...hosted,
+      ...(store === undefined ? {} : { store, tenant: HOSTED_TENANT }),
+      ...options,
+    };
     const given = Object.entries(merged).filter(([, value]) => value !== undefined);
     const auth = create(Object.fromEntries(given) as Options);
     return { auth, logs: lines, logger };

@@ -46,19 +46,6 @@ type Tagged = Request & { [SENT]?: Sent | undefined };
  */
 export const expiredBodyRead = { maxBytes: 256, timeoutMs: 1_000 } as const;
 
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts; `promise` goes on. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
-  if (!signal) {
-    return promise;
-  }
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(signal.reason);
-    signal.addEventListener("abort", stop, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
-  });
-}
-
 /**
  * Puts the bearer token on requests to one origin, one way for the middleware and `fetch` alike (as
  * octokit's auth strategies share one `hook`): before the request, a servable token; after the
@@ -83,7 +70,7 @@ export function createAuthoriser(deps: AuthoriserDeps) {
     ) {
       return undefined;
     }
-    const renewed = await untilAborted(cycler.renewedAfter(sent.token), signal);
+    const renewed = await cycler.renewedAfter(sent.token, signal);
     if (!sent.replay) {
       await response.body?.cancel();
       throw new EngageVoiceAuthError(
@@ -119,7 +106,8 @@ export function createAuthoriser(deps: AuthoriserDeps) {
 
   /**
    * The per-call path: no await (a promise costs more than the rest of it) while the cached token is
-   * good. A caller that gives up stops waiting; the shared renewal goes on for the others.
+   * good. A caller that gives up stops waiting; the shared renewal goes on for the others, and ends
+   * once every caller has given up.
    */
   function authorise(
     request: Request,
@@ -128,7 +116,7 @@ export function createAuthoriser(deps: AuthoriserDeps) {
   ): Authorised | Promise<Authorised> {
     const token = cycler.servableToken();
     return token === undefined
-      ? untilAborted(cycler.accessToken(), signal).then((renewed) => prepared(request, renewed, stream))
+      ? cycler.accessToken(signal).then((renewed) => prepared(request, renewed, stream))
       : prepared(request, token, stream);
   }
 

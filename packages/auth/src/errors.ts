@@ -45,7 +45,9 @@ export type AuthErrorCode =
   | "unexpected_response"
   | "request_not_replayable"
   | "store_failed"
-  | "logged_out";
+  | "logged_out"
+  | "tenant_mismatch"
+  | "closed";
 
 export interface ErrorOptions {
   status?: number | undefined;

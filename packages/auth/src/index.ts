@@ -15,7 +15,9 @@ export {
 } from "./errors.js";
 export { ResponseTooLargeError } from "./limited-fetch.js";
 export {
+  closeDefaults,
   createTokenManager,
+  type TokenEvent,
   type TokenManager,
   type TokenManagerOptions,
 } from "./manager.js";
@@ -30,5 +32,6 @@ export {
   type PermanentApiTokensOptions,
 } from "./permanent-tokens.js";
 export { type LockHold, memoryStore, type TokenStore } from "./store.js";
+export { TENANT_PATTERN, TenantMismatchError } from "./tenant.js";
 export { fromStored, type Session, type TokenSet } from "./tokens.js";
 export type { Clock, FetchLike, Logger } from "./types.js";

@@ -29,8 +29,9 @@ import {
 import { renewalPolicy } from "./renewal-policy.js";
 import { globalFetch } from "./requests.js";
 import { memoryStore, type TokenStore } from "./store.js";
+import { requireTenant } from "./tenant.js";
 import { tokenCalls } from "./token-calls.js";
-import { createTokenCycler } from "./token-cycler.js";
+import { type CyclerEvent, createTokenCycler } from "./token-cycler.js";
 import { type Session, type TokenSet, toSession } from "./tokens.js";
 import type { Clock, FetchLike, Logger } from "./types.js";
 
@@ -43,7 +44,15 @@ export interface TokenManagerOptions {
    */
   rcAccessToken: string | (() => string | Promise<string>);
   fetch?: FetchLike;
-  /** Where the token set is kept; {@link memoryStore} by default. */
+  /**
+   * Whose session this is: a customer's id in a service that holds many (letters, digits, `.`, `_`,
+   * `-`). Every token set is stamped with it, and a stored set of another tenant is refused with a
+   * `TenantMismatchError`, so a store shared by mistake never serves one customer another's session.
+   * Required with a `store`, unless the store names its tenant (`redisStore({ tenant })`); without a
+   * store the session is this manager's alone, and the tenant is `"default"`.
+   */
+  tenant?: string;
+  /** Where the token set is kept; a {@link memoryStore} of this manager's own by default. */
   store?: TokenStore;
   /** Called after every new token set (exchange, refresh), after it is stored. */
   onTokens?: (tokens: TokenSet) => void | Promise<void>;
@@ -77,7 +86,18 @@ export interface TokenManagerOptions {
   exchangesPerMinute?: number;
   /** Allows credentials over plain http: to hosts other than loopback. */
   allowInsecureHttp?: boolean;
+  /**
+   * Told of what each renewal did (`exchanged`, `refreshed`, `failed`, and how long a caller
+   * `waited`), without secrets: for a service's counters. A throw is logged and ignored.
+   */
+  onEvent?: (event: TokenEvent) => void;
 }
+
+/** What {@link TokenManagerOptions.onEvent} is told. */
+export type TokenEvent = CyclerEvent & { tenant: string };
+
+/** `close()`'s defaults. */
+export const closeDefaults = { timeoutMs: 10_000 } as const;
 
 export interface TokenManager {
   /** A valid access token: exchanges on first use, renews ahead of expiry. */
@@ -105,6 +125,12 @@ export interface TokenManager {
   session(): Session | undefined;
   /** Forgets the tokens, in the store too. A renewal under way is discarded. */
   logout(): Promise<void>;
+  /**
+   * For a shutdown that loses nothing: lets a renewal under way store its outcome and release the
+   * store's lock (for at most `timeoutMs`, default `closeDefaults.timeoutMs`), then refuses new work
+   * with a `closed` error. Resolves with `true` when nothing was left in flight.
+   */
+  close(options?: { timeoutMs?: number }): Promise<boolean>;
 }
 
 /** Every option of {@link createTokenManager}, so that a misspelt one is refused with the nearest. */
@@ -124,6 +150,8 @@ const managerOptionNames: (keyof TokenManagerOptions)[] = [
   "maxRetries",
   "exchangesPerMinute",
   "allowInsecureHttp",
+  "tenant",
+  "onEvent",
 ];
 
 /**
@@ -154,16 +182,30 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     );
   }
   const fetch = optionalFunction("fetch", given.fetch) ?? globalFetch;
+  const store = requireStore(given.store);
+  const tenant = tenantOf(given.tenant, store);
+  const onEvent = optionalFunction("onEvent", given.onEvent);
+  // The token calls of a renewal every caller gave up on end at once (see the cycler's waitFor).
+  const renewalFetch: FetchLike = (input, init) => {
+    const abandoned = cycler.renewalSignal();
+    if (!abandoned) {
+      return fetch(input, init);
+    }
+    const signals = [abandoned, init?.signal ?? input.signal].filter((s): s is AbortSignal => !!s);
+    return fetch(input, { ...init, signal: AbortSignal.any(signals) });
+  };
 
   const cycler = createTokenCycler({
-    store: requireStore(given.store) ?? memoryStore(),
+    store: store ?? memoryStore(),
+    tenant,
+    onEvent: onEvent && ((event) => onEvent({ ...event, tenant })),
     logger,
     clock,
     sleep,
     random,
     policy: renewalPolicy(refreshWindow),
     retries: integer("retries", given.retries, 2, 0, 10),
-    calls: tokenCalls(base.origin, fetch, timeoutMs, clock, logger),
+    calls: tokenCalls(base.origin, renewalFetch, timeoutMs, clock, logger),
     limiter: exchangeLimiter(
       integer("exchangesPerMinute", given.exchangesPerMinute, exchangeLimitDefaults.perMinute, 1, 1_000),
       clock,
@@ -190,5 +232,38 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       return tokens ? toSession(tokens) : undefined;
     },
     logout: () => cycler.logout(),
+    close: (options) => {
+      const given = optionsOf(options, "close()");
+      return cycler.close(
+        integer("timeoutMs", given.timeoutMs, closeDefaults.timeoutMs, 0, callLimits.timeoutMs),
+      );
+    },
   };
+}
+
+/**
+ * The manager's tenant: given, or named by its store. A store without one holds a session that
+ * another manager could share, so it needs the tenant to stamp and check.
+ */
+function tenantOf(given: unknown, store: TokenStore | undefined): string {
+  const named = store?.tenant;
+  if (given === undefined && named === undefined) {
+    if (store) {
+      throw invalid(
+        VERBOSE
+          ? "a store needs the tenant whose session it holds: give tenant (a customer id), or a store that names one (redisStore({ tenant }))"
+          : "tenant",
+      );
+    }
+    return "default";
+  }
+  const tenant = requireTenant(given ?? named);
+  if (named !== undefined && named !== tenant) {
+    throw invalid(
+      VERBOSE
+        ? `tenant "${tenant}" was given a store of tenant "${requireTenant(named)}": give each tenant its own store`
+        : "tenant",
+    );
+  }
+  return tenant;
 }

@@ -55,11 +55,15 @@ export function integer(name: string, value: unknown, fallback: number, least: n
   return value as number;
 }
 
+/**
+ * A flag. Checked in every build: `allowInsecureHttp: "false"` must never read as true where it lets a
+ * credential travel in cleartext.
+ */
 export function boolean(name: string, value: unknown, fallback: boolean): boolean {
   if (value === undefined) {
     return fallback;
   }
-  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined" && typeof value !== "boolean") {
+  if (typeof value !== "boolean") {
     throw invalid(`${name} must be true or false`);
   }
   return value as boolean;

@@ -33,6 +33,11 @@ export interface LockHold {
  * taken over does not spend a refresh token its successor may be spending.
  */
 export interface TokenStore {
+  /**
+   * The tenant whose set this store holds, when the store is made for one (`redisStore({ tenant })`):
+   * a manager given the store takes it as its own tenant.
+   */
+  readonly tenant?: string;
   get(): Promise<TokenSet | undefined>;
   set(tokens: TokenSet): Promise<void>;
   clear(): Promise<void>;

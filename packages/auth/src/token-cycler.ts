@@ -12,8 +12,9 @@ import type { exchangeLimiter } from "./exchange-limiter.js";
 import { isMarkOf, LockLost, markInFlight, stillHeld } from "./in-flight.js";
 import type { RenewalPolicy } from "./renewal-policy.js";
 import { type LockHold, readsLocally, type TokenStore } from "./store.js";
+import { answeredForAnother, storedForAnother } from "./tenant.js";
 import type { tokenCalls } from "./token-calls.js";
-import { fromStored, type TokenSet, withoutRefreshToken } from "./tokens.js";
+import { boundTo, fromStored, type TokenSet, withoutRefreshToken } from "./tokens.js";
 import type { Clock, Logger } from "./types.js";
 
 /** What the caller of a renewal needs from it. */
@@ -29,7 +30,7 @@ export interface CyclerDeps {
   store: TokenStore;
   logger: Logger;
   clock: Clock;
-  sleep: (ms: number) => Promise<void>;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
   policy: RenewalPolicy;
   /** Further attempts after a transient failure when no servable token is left. */
@@ -39,6 +40,24 @@ export interface CyclerDeps {
   /** The parent-platform token for a new exchange. */
   parentToken: () => Promise<string>;
   onTokens: ((tokens: TokenSet) => void | Promise<void>) | undefined;
+  /** Whose session this is: every set is stamped with it, and a stored set of another is refused. */
+  tenant: string;
+  /** Told of each renewal's outcome, for a service's counters. */
+  onEvent?: ((event: CyclerEvent) => void) | undefined;
+}
+
+/** What a renewal did, without secrets. */
+export type CyclerEvent =
+  | { type: "exchanged" | "refreshed"; sequence: number }
+  | { type: "failed"; code: string }
+  | { type: "waited"; ms: number };
+
+/** A renewal under way, with what its callers need to give it up. */
+interface Running {
+  promise: Promise<TokenSet>;
+  /** Aborted once every caller that waited for it has given up: it then sends and waits no more. */
+  controller: AbortController;
+  waiters: number;
 }
 
 /** A log-safe description: this package's messages hold no secret; foreign ones are not quoted. */
@@ -54,9 +73,10 @@ export function describe(error: unknown): string {
  * never stored its outcome.
  */
 export function createTokenCycler(deps: CyclerDeps) {
-  const { store, logger, clock, policy, calls, limiter } = deps;
+  const { store, logger, clock, policy, calls, limiter, tenant } = deps;
   let tokens: TokenSet | undefined;
-  let renewal: Promise<TokenSet> | undefined;
+  let running: Running | undefined;
+  let closed = false;
   // Bumped by logout(): a renewal that started before it must not store or hand out its result.
   let generation = 0;
   // Failures in a row while a token is kept, and when the next background try may start.
@@ -73,6 +93,30 @@ export function createTokenCycler(deps: CyclerDeps) {
     writes = next.catch(() => {});
     return next;
   };
+
+  const emit = (event: CyclerEvent) => {
+    try {
+      deps.onEvent?.(event);
+    } catch (error) {
+      logger.error?.(`onEvent failed: ${describe(error)}`);
+    }
+  };
+
+  const closedError = () =>
+    new EngageVoiceAuthError(
+      "closed",
+      `The token manager of tenant "${tenant}" was closed: it makes no more calls (create a new one)`,
+    );
+
+  /** A stored set, refused loudly when another tenant's credentials obtained it. */
+  function ours(stored: TokenSet | undefined): TokenSet | undefined {
+    if (stored && stored.tenant !== tenant) {
+      const error = storedForAnother(tenant, stored.tenant);
+      logger.error?.(error.message);
+      throw error;
+    }
+    return stored;
+  }
 
   const loggedOut = () =>
     new EngageVoiceAuthError(
@@ -96,7 +140,14 @@ export function createTokenCycler(deps: CyclerDeps) {
   }
 
   /** Stores a new set before anyone gets its access token, then hands it out. */
-  async function commit(gen: number, next: TokenSet, how: "exchange" | "refresh"): Promise<TokenSet> {
+  async function commit(gen: number, answer: TokenSet, how: "exchange" | "refresh"): Promise<TokenSet> {
+    // The tenant stays when its parent token rotates; the account an answer is for must stay too.
+    if (tokens?.mainAccountId && answer.mainAccountId && tokens.mainAccountId !== answer.mainAccountId) {
+      const error = answeredForAnother(tenant);
+      logger.error?.(error.message);
+      throw error;
+    }
+    const next = boundTo(answer, tenant);
     await write(async () => {
       if (gen !== generation) {
         return;
@@ -123,8 +174,9 @@ export function createTokenCycler(deps: CyclerDeps) {
     failures = 0;
     nextAttemptAt = 0;
     logger.debug?.(
-      `Renewed the tokens (${how}), sequence ${next.sequence}, valid for ${Math.round((next.expiresAt - next.obtainedAt) / 1000)} s`,
+      `Renewed the tokens of tenant "${tenant}" (${how}), sequence ${next.sequence}, valid for ${Math.round((next.expiresAt - next.obtainedAt) / 1000)} s`,
     );
+    emit({ type: how === "exchange" ? "exchanged" : "refreshed", sequence: next.sequence });
     try {
       await deps.onTokens?.(next);
     } catch (error) {
@@ -221,7 +273,12 @@ export function createTokenCycler(deps: CyclerDeps) {
       : held.accessToken !== need.than && policy.isServable(held, now);
   }
 
-  async function renew(gen: number, need: Need, hold: LockHold | undefined): Promise<TokenSet> {
+  async function renew(
+    gen: number,
+    need: Need,
+    signal: AbortSignal,
+    hold: LockHold | undefined,
+  ): Promise<TokenSet> {
     let stored: TokenSet | undefined;
     let read = false;
     try {
@@ -230,6 +287,7 @@ export function createTokenCycler(deps: CyclerDeps) {
     } catch (error) {
       logger.error?.(`The token store could not be read: ${describe(error)}`);
     }
+    ours(stored);
     if (gen !== generation) {
       throw loggedOut();
     }
@@ -260,7 +318,8 @@ export function createTokenCycler(deps: CyclerDeps) {
       try {
         return await obtain(gen, hold);
       } catch (error) {
-        if (gen !== generation || error instanceof LockLost) {
+        emit({ type: "failed", code: (error as EngageVoiceAuthError).code ?? "error" });
+        if (gen !== generation || error instanceof LockLost || signal.aborted) {
           throw error;
         }
         const current = tokens;
@@ -283,7 +342,10 @@ export function createTokenCycler(deps: CyclerDeps) {
           throw error;
         }
         logger.warn?.(`${describe(error)}: trying again in ${Math.round(delay)} ms`);
-        await deps.sleep(delay);
+        // Every caller that waited may give up meanwhile: then the wait ends, and no other try follows.
+        await deps.sleep(delay, signal).catch(() => {
+          throw error;
+        });
       }
     }
   }
@@ -318,6 +380,7 @@ export function createTokenCycler(deps: CyclerDeps) {
     } catch {
       return undefined;
     }
+    ours(stored);
     if (
       gen !== generation ||
       !stored ||
@@ -333,22 +396,66 @@ export function createTokenCycler(deps: CyclerDeps) {
   }
 
   /** The renewal under way, or a new one for `need`. */
-  function acquire(need: Need): Promise<TokenSet> {
-    if (renewal) {
-      return renewal;
+  function start(need: Need): Running {
+    if (closed) {
+      throw closedError();
+    }
+    if (running) {
+      return running;
     }
     const gen = generation;
-    const run = (hold?: LockHold) => renew(gen, need, hold);
+    const controller = new AbortController();
+    const run = (hold?: LockHold) => renew(gen, need, controller.signal, hold);
     const locked = async () => (await storedWithoutLock(gen, need)) ?? underLock(run);
-    const started: Promise<TokenSet> = (
-      store.lock ? (readsLocally(store) ? locked() : underLock(run)) : run()
-    ).finally(() => {
-      if (renewal === started) {
-        renewal = undefined;
-      }
-    });
-    renewal = started;
+    const started: Running = {
+      promise: (store.lock ? (readsLocally(store) ? locked() : underLock(run)) : run()).finally(() => {
+        if (running === started) {
+          running = undefined;
+        }
+      }),
+      controller,
+      waiters: 0,
+    };
+    running = started;
     return started;
+  }
+
+  const acquire = (need: Need): Promise<TokenSet> => {
+    try {
+      return start(need).promise;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+
+  /**
+   * The renewal for `need`, awaited until `signal` aborts. Once every caller that waited for a
+   * renewal has given up, it is given up too: no further token call or wait of it holds the process
+   * or spends the exchange's limit for nobody. A renewal nobody waited for (in the refresh window)
+   * runs to its end.
+   */
+  async function waitFor(need: Need, signal: AbortSignal | null | undefined): Promise<TokenSet> {
+    const renewal = start(need);
+    const since = clock.now();
+    renewal.waiters++;
+    const settled = renewal.promise.finally(() => emit({ type: "waited", ms: clock.now() - since }));
+    if (!signal) {
+      return settled;
+    }
+    return new Promise<TokenSet>((resolve, reject) => {
+      const leave = () => {
+        reject(signal.reason);
+        if (--renewal.waiters === 0) {
+          renewal.controller.abort(signal.reason);
+        }
+      };
+      if (signal.aborted) {
+        leave();
+        return;
+      }
+      signal.addEventListener("abort", leave, { once: true });
+      settled.then(resolve, reject).finally(() => signal.removeEventListener("abort", leave));
+    });
   }
 
   /** The current token when it may still be sent (starting a renewal in its window), without waiting. */
@@ -358,7 +465,7 @@ export function createTokenCycler(deps: CyclerDeps) {
     if (!current || !policy.isServable(current, now)) {
       return undefined;
     }
-    if (!policy.isFresh(current, now) && !renewal && now >= nextAttemptAt) {
+    if (!policy.isFresh(current, now) && !running && !closed && now >= nextAttemptAt) {
       // Failures are logged where they happen; callers keep the current token meanwhile.
       acquire({ kind: "fresh" }).catch(() => {});
     }
@@ -369,23 +476,57 @@ export function createTokenCycler(deps: CyclerDeps) {
     current: () => tokens,
     acquire,
     servableToken,
-    /** A valid access token, waiting for a renewal only when the current one may not be sent. */
-    async accessToken(): Promise<string> {
-      return servableToken() ?? (await acquire({ kind: "fresh" })).accessToken;
+    /** The signal of the renewal under way: its token calls end when it aborts. */
+    renewalSignal: () => running?.controller.signal,
+    /**
+     * A valid access token, waiting for a renewal only when the current one may not be sent; the
+     * wait ends when `signal` aborts.
+     */
+    async accessToken(signal?: AbortSignal | null): Promise<string> {
+      if (closed) {
+        throw closedError();
+      }
+      return servableToken() ?? (await waitFor({ kind: "fresh" }, signal)).accessToken;
     },
     /** The token to send again after the server called `sent` expired: a newer one, shared. */
-    async renewedAfter(sent: string): Promise<string> {
+    async renewedAfter(sent: string, signal?: AbortSignal | null): Promise<string> {
       const current = tokens;
       if (current && meets(current, { kind: "newer", than: sent }, clock.now())) {
         return current.accessToken;
       }
-      return (await acquire({ kind: "newer", than: sent })).accessToken;
+      return (await waitFor({ kind: "newer", than: sent }, signal)).accessToken;
     },
+    /**
+     * Lets the renewal under way store its outcome (its lock is released when it ends), within
+     * `timeoutMs`, then refuses new work. Resolves with whether nothing was left in flight.
+     */
+    async close(timeoutMs: number): Promise<boolean> {
+      closed = true;
+      const pending = running?.promise.then(
+        () => true,
+        () => true,
+      );
+      if (!pending) {
+        await writes;
+        return true;
+      }
+      // A wait the caller awaits: its timer holds the process, and goes once the renewal has ended.
+      const timer = new AbortController();
+      const late = deps.sleep(timeoutMs, timer.signal).then(
+        () => false,
+        () => false,
+      );
+      const drained = await Promise.race([pending, late]);
+      timer.abort();
+      await writes;
+      return drained;
+    },
+    closed: () => closed,
     /** Forgets the tokens, in the store too; a renewal under way is discarded. */
     async logout(): Promise<void> {
       generation++;
       tokens = undefined;
-      renewal = undefined;
+      running = undefined;
       failures = 0;
       nextAttemptAt = 0;
       await write(async () => {

@@ -19,6 +19,11 @@ export type TokenSet = TokenResponse & {
    * newest set its manager knew of. A set stored before this field existed counts as 0.
    */
   readonly sequence: number;
+  /**
+   * The tenant whose credentials obtained the set: a manager refuses a stored set of another tenant,
+   * so a store shared by mistake never serves one customer another's session.
+   */
+  readonly tenant?: string;
 };
 
 /** What a session is about, without any secret. */
@@ -44,6 +49,7 @@ function redacted(this: TokenSet) {
     expiresAt: this.expiresAt,
     obtainedAt: this.obtainedAt,
     sequence: this.sequence,
+    ...(this.tenant === undefined ? {} : { tenant: this.tenant }),
   };
 }
 
@@ -57,7 +63,7 @@ const proto = Object.create(Object.prototype, {
   [Symbol.for("nodejs.util.inspect.custom")]: { value: described },
 });
 
-type Fields = TokenResponse & { expiresAt: number; obtainedAt: number; sequence: number };
+type Fields = TokenResponse & { expiresAt: number; obtainedAt: number; sequence: number; tenant?: string };
 
 /**
  * Copies fields one by one as own data properties: `Object.assign` would call the `__proto__` setter
@@ -153,12 +159,18 @@ export function fromStored(value: unknown): TokenSet | undefined {
     !isHeaderSafe(v?.accessToken) ||
     !Number.isFinite(v?.expiresAt) ||
     !Number.isFinite(v?.obtainedAt) ||
-    (v?.refreshToken !== undefined && typeof v.refreshToken !== "string")
+    (v?.refreshToken !== undefined && typeof v.refreshToken !== "string") ||
+    (v?.tenant !== undefined && typeof v.tenant !== "string")
   ) {
     return undefined;
   }
   const sequence = Number.isSafeInteger(v?.sequence) && (v?.sequence as number) >= 0 ? v?.sequence : 0;
   return wrap({ ...(v as TokenSet), sequence: sequence as number });
+}
+
+/** The same token set, stamped with the tenant whose credentials obtained it. */
+export function boundTo(tokens: TokenSet, tenant: string): TokenSet {
+  return tokens.tenant === tenant ? tokens : wrap({ ...tokens, tenant });
 }
 
 /** The same token set without its refresh token, once that token is known to be spent. */

@@ -66,6 +66,7 @@ describe("the default logger", () => {
         rcAccessToken: server.parentToken,
         fetch: server.fetch,
         clock,
+        tenant: "acme",
         store: {
           ...store,
           set: async () => {

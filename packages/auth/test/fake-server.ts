@@ -11,7 +11,7 @@ export const hostsFor = (hostsOptions: HostsOptions = {}) => fakeHosts(createTok
 /** One manager on fresh fake hosts; `sleep` advances the clock at once. */
 export function setup(overrides: Partial<TokenManagerOptions> = {}, hostsOptions: HostsOptions = {}) {
   const hosts = hostsFor(hostsOptions);
-  const { auth, logs, logger } = hosts.managerOn(undefined, overrides);
+  const { auth, logs, logger } = hosts.managerOn(overrides.store, overrides);
   const { clock, server, sleeps } = hosts;
   /** The same clock, waits and logger for a client the test makes itself. */
   const policy = { ...hosts.policy, logger };

@@ -98,7 +98,13 @@ describe("sizes", () => {
       response.writeHead(200, { "Content-Type": "application/json" });
       response.end(junk);
     });
-    const auth = createTokenManager({ baseUrl: base, rcAccessToken: "rc", store, logger: {} });
+    const auth = createTokenManager({
+      baseUrl: base,
+      rcAccessToken: "rc",
+      tenant: "acme",
+      store,
+      logger: {},
+    });
     await expect(auth.getAccessToken()).rejects.toMatchObject({ code: "response_too_large" });
     expect(await store.get()).toBeUndefined();
   });

@@ -2,7 +2,7 @@ import { createClient } from "@engage-voice/client";
 import { describe, expect, it } from "vitest";
 import { memoryStore, type TokenStore } from "../src/index.js";
 import { toTokenSet } from "../src/tokens.js";
-import { BASE, hostsFor } from "./fake-server.js";
+import { BASE, HOSTED_TENANT, hostsFor } from "./fake-server.js";
 
 /** One store shared by several managers, renewing one at a time, as a file or Redis store does. */
 function lockedMemoryStore(): TokenStore {
@@ -88,7 +88,7 @@ describe("which of two token sets is newer does not depend on any process's cloc
     const { auth } = managerOn(store, { logger: {}, sleep: undefined, random: undefined });
     stored = undefined as never;
     const first = await auth.refresh(); // exchange: sequence 1
-    stored = { ...older, sequence: 0 } as typeof older;
+    stored = { ...older, sequence: 0, tenant: HOSTED_TENANT } as typeof older;
     const second = await auth.refresh();
     expect(second.sequence).toBe(first.sequence + 1);
     expect(server.refreshTokensSent).toEqual([first.refreshToken]);

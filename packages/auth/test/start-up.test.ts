@@ -38,7 +38,7 @@ afterEach(() => {
 });
 
 const NOW = 1_800_000_000_000;
-const options = { rcAccessToken: "parent", clock: { now: () => NOW }, logger: {} };
+const options = { rcAccessToken: "parent", tenant: "acme", clock: { now: () => NOW }, logger: {} };
 
 /** A set obtained at `obtainedAt`, valid for an hour. */
 const stored = (obtainedAt: number, sequence: number) =>
@@ -47,6 +47,7 @@ const stored = (obtainedAt: number, sequence: number) =>
     expiresAt: obtainedAt + 3_600_000,
     obtainedAt,
     sequence,
+    tenant: options.tenant,
   }) as TokenSet;
 
 /** A fetch that refuses every call with a 401 and notes the paths called. */

@@ -264,6 +264,7 @@ export async function session(ctx: Context): Promise<TokenManager> {
   return createTokenManager({
     ...managerOptions(ctx),
     store,
+    tenant: ctx.profile,
     rcAccessToken:
       parentToken ??
       (() => {

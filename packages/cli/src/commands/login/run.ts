@@ -19,7 +19,8 @@ async function storeNewSession(ctx: Context, tokens: TokenSet): Promise<void> {
   const write = async () => {
     const stored = await store.get().catch(() => undefined);
     const sequence = Math.max(tokens.sequence, (stored?.sequence ?? 0) + 1);
-    await store.set(fromStored({ ...tokens, sequence }) as TokenSet);
+    // The profile is the session's tenant: a token file copied to another profile is refused.
+    await store.set(fromStored({ ...tokens, sequence, tenant: ctx.profile }) as TokenSet);
   };
   ctx.logger.debug?.("storing the new session under the token file's lock");
   await (store.lock ? store.lock(write) : write());

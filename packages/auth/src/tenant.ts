@@ -1,0 +1,50 @@
+import { EngageVoiceAuthError, VERBOSE } from "./errors.js";
+
+/**
+ * What a tenant id may hold: it names Redis keys (inside a `{hash tag}`), file names and log lines,
+ * so no braces, separators of keys or paths, spaces or control characters can reach them.
+ */
+export const TENANT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** The tenant id when it is one, or a typed error that says what a tenant id may hold. */
+export function requireTenant(value: unknown, name = "tenant"): string {
+  if (typeof value !== "string" || !TENANT_PATTERN.test(value)) {
+    throw new EngageVoiceAuthError(
+      "invalid_options",
+      VERBOSE
+        ? `${name} must be 1 to 100 letters, digits, dots, underscores or hyphens, starting with a letter or digit (it names store keys and log lines)`
+        : name,
+    );
+  }
+  return value;
+}
+
+/**
+ * A token set that belongs to another tenant than the manager that read it, or an answer for another
+ * account than the tenant's session: handing it out would serve one customer another's data.
+ */
+export class TenantMismatchError extends EngageVoiceAuthError {
+  declare readonly code: "tenant_mismatch";
+  override readonly name = "TenantMismatchError";
+}
+
+/** The stored set belongs to `found` (or to no tenant), not to `tenant`. */
+export function storedForAnother(tenant: string, found: unknown): TenantMismatchError {
+  const whose = typeof found === "string" && TENANT_PATTERN.test(found) ? `tenant "${found}"` : "no tenant";
+  return new TenantMismatchError(
+    "tenant_mismatch",
+    VERBOSE
+      ? `The token store of tenant "${tenant}" holds a token set of ${whose}: it was not used. Give each tenant a store of its own (redisStore({ tenant }), a fileStore path per tenant), or let createTenantPool() derive them`
+      : `tenant ${tenant}`,
+  );
+}
+
+/** A token call for `tenant` answered for another main account than its session's. */
+export function answeredForAnother(tenant: string): TenantMismatchError {
+  return new TenantMismatchError(
+    "tenant_mismatch",
+    VERBOSE
+      ? `The token call of tenant "${tenant}" answered for another main account than the tenant's session: its tokens were not used. Check that rcAccessToken gives this tenant's parent token; if the tenant's login changed on purpose, call logout() first`
+      : `tenant ${tenant}`,
+  );
+}
