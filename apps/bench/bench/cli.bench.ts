@@ -27,7 +27,7 @@ beforeAll(async () => {
     login.stdin.end("parent-platform-token");
     const [code] = await once(login, "close");
     if (code !== 0) {
-      throw new Error(`engage-voice login against the sandbox exited ${code}`);
+      throw new Error(`engage-voice login against the loopback server exited ${code}`);
     }
   } finally {
     await server.stop();
