@@ -5,13 +5,9 @@
 import { inspect } from "node:util";
 import { callDefaults, createClient } from "@engage-voice/client";
 import { describe, expect, it } from "vitest";
-import { createTokenManager } from "../src/index.js";
-import { fakeClock, recordingLogger } from "./fake-server.js";
+import { hanging, STUB, stubManager } from "./stub-exchange.js";
 
-const BASE = "https://engage.example.test";
-const PARENT_TOKEN = "rc-parent-secret-9b1c";
-const ACCESS_TOKEN = "access-secret-4e7f";
-const REFRESH_TOKEN = "refresh-secret-5d2a";
+const BASE = STUB.baseUrl;
 
 /** Not the document's paths: `auth.fetch` sends any path of the manager's host. */
 const SECRET_SEGMENT = "aws80:c2353445-7d1c-4b51-9a2e-5f0c1e8b6a47";
@@ -45,30 +41,17 @@ describe("no value of a path or a query is printed", () => {
   it.each(Object.keys(ways) as (keyof typeof ways)[])(
     "in any line or error of auth's calls, with paths written %s",
     async (way) => {
-      // The exchange answers a token set; API calls answer 503, then never: each is retried once,
-      // then ended by its deadline (just longer than the first wait, which random() = 0 makes half
-      // of firstRetryMs). Waits move the fake clock.
-      const { lines, logger } = recordingLogger();
-      const clock = fakeClock();
+      // API calls answer 503, then never: each is retried once, then ended by its deadline (just
+      // longer than the first wait, which random() = 0 makes half of firstRetryMs).
       let apiCalls = 0;
-      const fetch = (request: Request, init?: RequestInit) => {
-        if (new URL(request.url).pathname === "/api/auth/login/rc/accesstoken") {
-          return Promise.resolve(Response.json({ accessToken: ACCESS_TOKEN, refreshToken: REFRESH_TOKEN }));
-        }
-        return apiCalls++ % 2 === 0
-          ? Promise.resolve(new Response(`echo ${request.url}`, { status: 503 }))
-          : new Promise<Response>((_, reject) =>
-              init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)),
-            );
-      };
-      const policy = { clock, sleep: async (ms: number) => clock.advance(ms), random: () => 0, logger };
-      const auth = createTokenManager({
-        ...policy,
-        baseUrl: BASE,
-        rcAccessToken: PARENT_TOKEN,
-        fetch,
-        timeoutMs: callDefaults.firstRetryMs / 2 + 1,
-      });
+      const timeoutMs = callDefaults.firstRetryMs / 2 + 1;
+      const { auth, lines, policy, fetch } = stubManager(
+        (request, init) =>
+          apiCalls++ % 2 === 0
+            ? Promise.resolve(new Response(`echo ${request.url}`, { status: 503 }))
+            : hanging(request, init),
+        { timeoutMs },
+      );
       const accessToken = await auth.getAccessToken();
       const errors: unknown[] = [];
       const settle = (call: Promise<unknown>) =>
@@ -81,7 +64,7 @@ describe("no value of a path or a query is printed", () => {
         ...policy,
         baseUrl: BASE,
         fetch,
-        timeoutMs: callDefaults.firstRetryMs / 2 + 1,
+        timeoutMs,
       });
       middlewareClient.use(auth.middleware);
       for (const path of ways[way](accessToken)) {
@@ -94,7 +77,7 @@ describe("no value of a path or a query is printed", () => {
       expect(errors).toHaveLength(6);
       expect(errors.map((error) => (error as Error).name)).toEqual(Array(6).fill("RequestTimeoutError"));
       expect(lines.filter((line) => line.startsWith("warn ")).length).toBeGreaterThanOrEqual(6);
-      for (const secret of [accessToken, REFRESH_TOKEN, SECRET_SEGMENT, PARENT_TOKEN]) {
+      for (const secret of [accessToken, STUB.refreshToken, SECRET_SEGMENT, STUB.parentToken]) {
         for (const form of forms(secret)) {
           const leak = texts.find((text) => text.includes(form));
           expect(leak, "a secret was printed").toBeUndefined();

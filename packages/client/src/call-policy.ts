@@ -124,6 +124,44 @@ export function defaultLogger(): Logger {
   };
 }
 
+/** What ends the calls whose body a caller still reads, by the caller's signal: one listener a signal. */
+interface Readers {
+  aborts: Set<(reason: unknown) => void>;
+  onAbort: () => void;
+}
+const readers = new WeakMap<AbortSignal, Readers>();
+
+/**
+ * Has `callerSignal` end a call after it returned, while its caller reads the body: the call's own
+ * signal, which fetch follows, then errors the body as fetch does on an abort. However many such calls
+ * a signal has, it holds one listener (a client's or a server's long-lived signal would otherwise
+ * pass the runtime's listener limit); the returned function lets go of this call, and of the
+ * listener with the last one.
+ */
+function followWhileReading(callerSignal: AbortSignal, abort: (reason: unknown) => void): () => void {
+  let entry = readers.get(callerSignal);
+  if (!entry) {
+    const aborts = new Set<(reason: unknown) => void>();
+    const onAbort = () => {
+      readers.delete(callerSignal);
+      for (const each of aborts) {
+        each(callerSignal.reason);
+      }
+    };
+    entry = { aborts, onAbort };
+    readers.set(callerSignal, entry);
+    callerSignal.addEventListener("abort", onAbort, { once: true });
+  }
+  const { aborts, onAbort } = entry;
+  aborts.add(abort);
+  return () => {
+    if (aborts.delete(abort) && aborts.size === 0) {
+      callerSignal.removeEventListener("abort", onAbort);
+      readers.delete(callerSignal);
+    }
+  };
+}
+
 /** A fetch failure with no answer: the Fetch standard rejects with a plain TypeError. */
 const noAnswer = (error: unknown) => (error as Error | null)?.name === "TypeError";
 
@@ -159,9 +197,11 @@ export async function runCall<R extends { response: Response }>(
   // the process alive while the call is awaited: a try in flight does not always (Node 20's fetch
   // leaves a connection reset before its answer pending with nothing to wait on, and the process
   // would end with the caller's work undone).
-  const deadline = new Deadline(policy.timeoutMs, () =>
-    abort(new RequestTimeoutError(what, policy.timeoutMs)),
-  );
+  let stopFollowing: (() => void) | undefined;
+  const deadline = new Deadline(policy.timeoutMs, () => {
+    stopFollowing?.();
+    abort(new RequestTimeoutError(what, policy.timeoutMs));
+  });
   let guardingBody = false;
   // Nothing of the call hangs on its signal, which outlives it: undici's Request holds the signal it
   // follows until a finaliser runs, some collections later, and a listener of ours would hold the
@@ -216,5 +256,10 @@ export async function runCall<R extends { response: Response }>(
     deadline.end(guardingBody);
     fail = undefined;
     callerSignal?.removeEventListener("abort", follow);
+    // The caller's abort ends the body it reads too, as it ends a plain fetch's, until the deadline
+    // (which guards that body) lets go of the call.
+    if (guardingBody && callerSignal) {
+      stopFollowing = followWhileReading(callerSignal, abort);
+    }
   }
 }

@@ -40,6 +40,29 @@ function recordingSleep() {
 
 const quiet = { logger: {}, random: () => 0 };
 
+/**
+ * A fetch whose body, as undici's does, sends a first chunk and then errors with the reason of the
+ * signal given beside the request when it aborts (and not before).
+ */
+const streaming = (_: Request, init?: RequestInit) => {
+  const signal = init?.signal;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array([1]));
+      signal?.addEventListener("abort", () => controller.error(signal.reason), { once: true });
+    },
+  });
+  return Promise.resolve(new Response(body));
+};
+
+/** Reads a body to its end. */
+async function drain(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  while (!(await reader.read()).done) {
+    // read on
+  }
+}
+
 describe("retries", () => {
   it.each(retriedStatuses)(
     "a GET answered %i goes again, with backoff, and gets the success",
@@ -300,6 +323,52 @@ describe("abort", () => {
     const call = createClient({ baseUrl, ...quiet }).GET(USERS, { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     await expect(call).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it.each([
+    ["the call's signal", (signal: AbortSignal) => ({ call: { signal }, client: {} })],
+    ["the client's signal", (signal: AbortSignal) => ({ call: {}, client: { signal } })],
+  ])("%s ends a stream body the caller reads once the call has returned", async (_, where) => {
+    const controller = new AbortController();
+    const { call, client } = where(controller.signal);
+    // A read the abort does not end goes on until the deadline, which ends it with another error.
+    const { response } = await createClient({
+      fetch: streaming,
+      ...quiet,
+      ...client,
+      timeoutMs: 1_000,
+    }).GET(USERS, { ...call, parseAs: "stream" });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    const next = reader.read();
+    controller.abort();
+    await expect(next).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("holds one listener on a signal however many bodies are read, and none once their deadlines pass", async () => {
+    const controller = new AbortController();
+    const client = createClient({ fetch: streaming, ...quiet, timeoutMs: 50 });
+    const calls = Array.from({ length: 20 }, () =>
+      client.GET(USERS, { signal: controller.signal, parseAs: "stream" }),
+    );
+    const bodies = (await Promise.all(calls)).map(({ response }) => response.body as ReadableStream);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    await Promise.all(bodies.map((body) => expect(drain(body)).rejects.toBeInstanceOf(RequestTimeoutError)));
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("the caller's abort ends a stream body on a real connection, and closes it", async () => {
+    const { base: baseUrl, firstConnectionClosed } = await open(drip());
+    const controller = new AbortController();
+    // Far enough that a read still going then ends with the deadline's error, not the abort's.
+    const { response } = await createClient({ baseUrl, ...quiet, timeoutMs: 20_000 }).GET(USERS, {
+      signal: controller.signal,
+      parseAs: "stream",
+    });
+    const read = drain(response.body as ReadableStream<Uint8Array>);
+    controller.abort();
+    await expect(read).rejects.toMatchObject({ name: "AbortError" });
+    await underGarbageCollection(firstConnectionClosed);
   });
 
   it("an aborted signal sends nothing", async () => {
