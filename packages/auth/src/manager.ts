@@ -1,39 +1,22 @@
 import {
   type CallOptions,
-  callLimits,
   callPolicyOf,
-  defaultBaseUrls,
-  defaultLogger,
   type EngageVoiceClient,
   type EngageVoiceClientOptions,
   type Middleware,
   type Sleep,
 } from "@engage-voice/client";
 import { createAuthoriser } from "./authoriser.js";
-import { VERBOSE } from "./errors.js";
-import { exchangeLimitDefaults, exchangeLimiter } from "./exchange-limiter.js";
-import {
-  integer,
-  invalid,
-  optionalFunction,
-  optionsOf,
-  parentTokenOf,
-  refuseUnknown,
-  requireBase,
-  requireClock,
-  requireLogger,
-  requireRefreshWindow,
-  requireSleep,
-  requireStore,
-} from "./options.js";
+import { type ExchangeLimit, exchangeLimiter } from "./exchange-limiter.js";
+import { closeTimeoutOf, type ManagerConfig, readManagerConfig } from "./manager-config.js";
 import { renewalPolicy } from "./renewal-policy.js";
-import { globalFetch } from "./requests.js";
 import { memoryStore, type TokenStore } from "./store.js";
-import { requireTenant } from "./tenant.js";
 import { tokenCalls } from "./token-calls.js";
 import { type CyclerEvent, createTokenCycler } from "./token-cycler.js";
 import { type Session, type TokenSet, toSession } from "./tokens.js";
 import type { Clock, FetchLike, Logger } from "./types.js";
+
+export { closeDefaults } from "./manager-config.js";
 
 export interface TokenManagerOptions {
   /** `{base_url}`; defaults to the client's, `https://engage.ringcentral.com`. */
@@ -96,9 +79,6 @@ export interface TokenManagerOptions {
 /** What {@link TokenManagerOptions.onEvent} is told. */
 export type TokenEvent = CyclerEvent & { tenant: string };
 
-/** `close()`'s defaults. */
-export const closeDefaults = { timeoutMs: 10_000 } as const;
-
 export interface TokenManager {
   /** A valid access token: exchanges on first use, renews ahead of expiry. */
   getAccessToken(): Promise<string>;
@@ -133,58 +113,19 @@ export interface TokenManager {
   close(options?: { timeoutMs?: number }): Promise<boolean>;
 }
 
-/** Every option of {@link createTokenManager}, so that a misspelt one is refused with the nearest. */
-const managerOptionNames: (keyof TokenManagerOptions)[] = [
-  "baseUrl",
-  "rcAccessToken",
-  "fetch",
-  "store",
-  "onTokens",
-  "logger",
-  "clock",
-  "sleep",
-  "random",
-  "refreshWindow",
-  "retries",
-  "timeoutMs",
-  "maxRetries",
-  "exchangesPerMinute",
-  "allowInsecureHttp",
-  "tenant",
-  "onEvent",
-];
-
 /**
  * Creates a token manager for the exchange flow. It renews on demand only (no timers): a token in
  * its refresh window is still handed out while one renewal, shared by every caller, runs. This is
- * the wiring; each rule lives in the module named after it (renewal-policy, exchange-limiter,
- * backoff, token-calls, token-cycler, authoriser).
+ * the wiring: the options are read in one pass (manager-config), and each rule lives in the module
+ * named after it (renewal-policy, exchange-limiter, backoff, token-calls, token-cycler, authoriser).
  */
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
-  const given = optionsOf(options, "createTokenManager()", true);
-  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
-    refuseUnknown(given, managerOptionNames, "createTokenManager()");
-  }
-  const parentToken = parentTokenOf(given.rcAccessToken);
-  const logger = requireLogger(given.logger, defaultLogger());
-  const clock = requireClock(given.clock);
-  const sleep = requireSleep(given.sleep);
-  const random = optionalFunction("random", given.random) ?? Math.random;
-  const refreshWindow = requireRefreshWindow(given.refreshWindow);
-  const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, callLimits.timeoutMs);
-  const maxRetries = integer("maxRetries", given.maxRetries, 2, 0, callLimits.maxRetries);
-  const base = requireBase(given.baseUrl, defaultBaseUrls.main, given.allowInsecureHttp);
-  if (base.origin === defaultBaseUrls.legacy) {
-    throw invalid(
-      VERBOSE
-        ? `baseUrl ${base.origin} is the deprecated login host, which has no token exchange: give the contact-center host (${defaultBaseUrls.main}), or use legacyLogin() and createLegacyClient() for the deprecated host`
-        : "baseUrl",
-    );
-  }
-  const fetch = optionalFunction("fetch", given.fetch) ?? globalFetch;
-  const store = requireStore(given.store);
-  const tenant = tenantOf(given.tenant, store);
-  const onEvent = optionalFunction("onEvent", given.onEvent);
+  return wireManager(readManagerConfig(options)).manager;
+}
+
+/** A manager and what a pool needs to know of it. */
+export function wireManager(config: ManagerConfig, limiter?: ExchangeLimit) {
+  const { tenant, fetch, clock, logger, sleep, random, timeoutMs, maxRetries, origin } = config;
   // The token calls of a renewal every caller gave up on end at once (see the cycler's waitFor).
   const renewalFetch: FetchLike = (input, init) => {
     const abandoned = cycler.renewalSignal();
@@ -194,34 +135,32 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     const signals = [abandoned, init?.signal ?? input.signal].filter((s): s is AbortSignal => !!s);
     return fetch(input, { ...init, signal: AbortSignal.any(signals) });
   };
+  const onEvent = config.onEvent;
 
   const cycler = createTokenCycler({
-    store: store ?? memoryStore(),
+    store: config.store ?? memoryStore(),
     tenant,
     onEvent: onEvent && ((event) => onEvent({ ...event, tenant })),
     logger,
     clock,
     sleep,
     random,
-    policy: renewalPolicy(refreshWindow),
-    retries: integer("retries", given.retries, 2, 0, 10),
-    calls: tokenCalls(base.origin, renewalFetch, timeoutMs, clock, logger),
-    limiter: exchangeLimiter(
-      integer("exchangesPerMinute", given.exchangesPerMinute, exchangeLimitDefaults.perMinute, 1, 1_000),
-      clock,
-    ),
-    onTokens: optionalFunction("onTokens", given.onTokens),
-    parentToken,
+    policy: renewalPolicy(config.refreshWindow),
+    retries: config.retries,
+    calls: tokenCalls(origin, renewalFetch, timeoutMs, clock, logger),
+    limiter: limiter ?? exchangeLimiter(config.exchangesPerMinute, clock),
+    onTokens: config.onTokens,
+    parentToken: config.parentToken,
   });
   const authoriser = createAuthoriser({
-    origin: base.origin,
+    origin,
     cycler,
     fetch,
     timeoutMs,
     policy: callPolicyOf({ timeoutMs, maxRetries, logger, clock, sleep, random }),
   });
 
-  return {
+  const manager: TokenManager = {
     getAccessToken: () => cycler.accessToken(),
     refresh: () => cycler.acquire({ kind: "new" }),
     client: authoriser.client,
@@ -232,38 +171,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       return tokens ? toSession(tokens) : undefined;
     },
     logout: () => cycler.logout(),
-    close: (options) => {
-      const given = optionsOf(options, "close()");
-      return cycler.close(
-        integer("timeoutMs", given.timeoutMs, closeDefaults.timeoutMs, 0, callLimits.timeoutMs),
-      );
-    },
+    close: (options) => cycler.close(closeTimeoutOf(options)),
   };
-}
-
-/**
- * The manager's tenant: given, or named by its store. A store without one holds a session that
- * another manager could share, so it needs the tenant to stamp and check.
- */
-function tenantOf(given: unknown, store: TokenStore | undefined): string {
-  const named = store?.tenant;
-  if (given === undefined && named === undefined) {
-    if (store) {
-      throw invalid(
-        VERBOSE
-          ? "a store needs the tenant whose session it holds: give tenant (a customer id), or a store that names one (redisStore({ tenant }))"
-          : "tenant",
-      );
-    }
-    return "default";
-  }
-  const tenant = requireTenant(given ?? named);
-  if (named !== undefined && named !== tenant) {
-    throw invalid(
-      VERBOSE
-        ? `tenant "${tenant}" was given a store of tenant "${requireTenant(named)}": give each tenant its own store`
-        : "tenant",
-    );
-  }
-  return tenant;
+  return { manager, renewing: cycler.renewing };
 }

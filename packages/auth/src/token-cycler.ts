@@ -8,7 +8,7 @@ import {
   safeCause,
   storeFailed,
 } from "./errors.js";
-import type { exchangeLimiter } from "./exchange-limiter.js";
+import type { ExchangeLimit } from "./exchange-limiter.js";
 import { isMarkOf, LockLost, markInFlight, stillHeld } from "./in-flight.js";
 import type { RenewalPolicy } from "./renewal-policy.js";
 import { type LockHold, readsLocally, type TokenStore } from "./store.js";
@@ -36,7 +36,7 @@ export interface CyclerDeps {
   /** Further attempts after a transient failure when no servable token is left. */
   retries: number;
   calls: ReturnType<typeof tokenCalls>;
-  limiter: ReturnType<typeof exchangeLimiter>;
+  limiter: ExchangeLimit;
   /** The parent-platform token for a new exchange. */
   parentToken: () => Promise<string>;
   onTokens: ((tokens: TokenSet) => void | Promise<void>) | undefined;
@@ -124,8 +124,8 @@ export function createTokenCycler(deps: CyclerDeps) {
       "logout() was called during the renewal: its tokens were discarded",
     );
 
-  async function exchange(hold: LockHold | undefined): Promise<TokenSet> {
-    limiter.check();
+  async function exchange(hold: LockHold | undefined, signal: AbortSignal): Promise<TokenSet> {
+    await limiter.admit(signal);
     const rcToken = await deps.parentToken();
     await stillHeld(hold);
     limiter.record();
@@ -198,10 +198,10 @@ export function createTokenCycler(deps: CyclerDeps) {
   }
 
   /** A refresh, or the one exchange that follows a refused refresh token. */
-  async function obtain(gen: number, hold: LockHold | undefined): Promise<TokenSet> {
+  async function obtain(gen: number, hold: LockHold | undefined, signal: AbortSignal): Promise<TokenSet> {
     const current = tokens;
     if (!current?.refreshToken) {
-      return commit(gen, await exchange(hold), "exchange");
+      return commit(gen, await exchange(hold, signal), "exchange");
     }
     if (store.lock) {
       await writeInTurn(gen, markInFlight(current)).catch((error: unknown) => {
@@ -229,7 +229,7 @@ export function createTokenCycler(deps: CyclerDeps) {
       }
       logger.warn?.(`${error.message}; exchanging the parent token again`);
       try {
-        return await commit(gen, await exchange(hold), "exchange");
+        return await commit(gen, await exchange(hold, signal), "exchange");
       } catch (cause) {
         if (gen !== generation || cause instanceof LockLost) {
           throw cause;
@@ -316,7 +316,7 @@ export function createTokenCycler(deps: CyclerDeps) {
         throw loggedOut();
       }
       try {
-        return await obtain(gen, hold);
+        return await obtain(gen, hold, signal);
       } catch (error) {
         emit({ type: "failed", code: (error as EngageVoiceAuthError).code ?? "error" });
         if (gen !== generation || error instanceof LockLost || signal.aborted) {
@@ -476,6 +476,8 @@ export function createTokenCycler(deps: CyclerDeps) {
     current: () => tokens,
     acquire,
     servableToken,
+    /** Whether a renewal is under way. */
+    renewing: () => running !== undefined,
     /** The signal of the renewal under way: its token calls end when it aborts. */
     renewalSignal: () => running?.controller.signal,
     /**
