@@ -1,8 +1,10 @@
+import { MAX_ANSWER_BYTES } from "@engage-voice/client";
 import { EngageVoiceAuthError } from "./errors.js";
 import type { FetchLike } from "./types.js";
 
-/** A token answer is a few kB; an API token list a few more. Anything far past it is not an answer. */
-export const MAX_ANSWER_BYTES = 256 * 1024;
+// The client's, which caps the error bodies it reads by the same rule: a token answer is a few kB,
+// an API token list a few more, and anything far past it is not an answer.
+export { MAX_ANSWER_BYTES };
 
 /** An answer larger than this package reads: a misbehaving or hostile server. */
 export class ResponseTooLargeError extends EngageVoiceAuthError {

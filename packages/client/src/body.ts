@@ -14,6 +14,59 @@ export class ResponseParseError extends Error {
   }
 }
 
+/**
+ * The most of an answer the SDK reads on its own: an error body here; a token answer or a list of
+ * API tokens in `@engage-voice/auth`. Such answers are a few kB: far past this, it is not one.
+ */
+export const MAX_ANSWER_BYTES = 256 * 1024;
+
+/**
+ * The answer as it came, or, for an error answer whose body may be longer than `maxBytes`, a copy
+ * whose body ends there: the rest is cancelled, never read (openapi-fetch reads an error body whole,
+ * once per try, and a 500 with a body of hundreds of MB would take that much memory). The copy keeps
+ * the status, headers, `url`, `redirected` and `type`.
+ */
+export function capErrorBody(response: Response, maxBytes: number = MAX_ANSWER_BYTES): Response {
+  const { body, status } = response;
+  // An opaque redirect (status 0) has no body to read, and cannot be rebuilt.
+  if (
+    response.ok ||
+    !body ||
+    status < 200 ||
+    Number(response.headers.get("Content-Length") ?? NaN) <= maxBytes
+  ) {
+    return response;
+  }
+  const reader = body.getReader();
+  let left = maxBytes;
+  const capped = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await reader.read();
+      if (chunk.done) {
+        controller.close();
+        return;
+      }
+      if (chunk.value.byteLength < left) {
+        left -= chunk.value.byteLength;
+        controller.enqueue(chunk.value);
+        return;
+      }
+      controller.enqueue(chunk.value.subarray(0, left));
+      left = 0;
+      controller.close();
+      await reader.cancel().catch(() => {});
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  const copy = new Response(capped, { status, statusText: response.statusText, headers: response.headers });
+  const { url, redirected, type } = response;
+  return Object.defineProperties(copy, {
+    url: { value: url },
+    redirected: { value: redirected },
+    type: { value: type },
+  });
+}
+
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
 /**

@@ -13,7 +13,7 @@ import {
 
 export type { Client, ClientOptions, Middleware } from "openapi-fetch";
 export { isPermanentApiToken } from "./api-token.js";
-export { encodeForm, parseBody, ResponseParseError } from "./body.js";
+export { encodeForm, MAX_ANSWER_BYTES, parseBody, ResponseParseError } from "./body.js";
 export {
   backoffDelay,
   type CallOptions,

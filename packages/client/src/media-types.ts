@@ -1,4 +1,4 @@
-import { encodeForm, FORM_CONTENT_TYPE, parseBody } from "./body.js";
+import { capErrorBody, encodeForm, FORM_CONTENT_TYPE, parseBody } from "./body.js";
 import { type CallPolicy, runCall } from "./call-policy.js";
 import { formOperations, httpMethods } from "./generated/hosts.js";
 import { callPolicyOf, type PolicyOptions } from "./options.js";
@@ -85,7 +85,7 @@ function guarded(
     viaFetch(
       request,
       ext === undefined ? { signal: callSignal } : { ...(ext as object), signal: callSignal },
-    );
+    ).then(capErrorBody);
   return runCall(
     // Retry warnings, debug lines and the timeout's message print this: a caller's literal path or
     // query (the deprecated login's password, a deleted token) must not reach them.
