@@ -1,4 +1,4 @@
-// Several processes share one Redis key (`redisStore`, with its lock): when the access token has
+// Several processes share one tenant's Redis keys (`redisStore`, with its lock): when the access token has
 // expired and all of them need a token at the same moment, exactly one refresh is made, nobody
 // presents a spent refresh token, and every process gets the same new access token. Real processes,
 // the real sandbox and a real redis-server on 127.0.0.1; the expiry is written into the stored set.
@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { createTokenManager } from "@engage-voice/auth";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
-import { redisStore } from "@engage-voice/store-redis";
+import { redisNames, redisStore } from "@engage-voice/store-redis";
 import { expectOneRefreshForAllProcesses, expired } from "@engage-voice/test-kit";
 import { createClient } from "redis";
 import { afterAll, beforeAll, inject, it } from "vitest";
@@ -22,18 +22,19 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-it("four processes on one Redis key make one refresh across an expiry", { timeout: 90_000 }, async () => {
-  const key = `e2e:${randomUUID()}`;
+it("four processes on one tenant's Redis keys make one refresh across an expiry", { timeout: 90_000 }, async () => {
+  const tenant = `e2e-${randomUUID()}`;
+  const key = redisNames(tenant).tokens;
   const redis = await createClient({ url: inject("redisUrl") }).connect();
   try {
     const first = createTokenManager({
       baseUrl: sandbox.mainUrl,
       rcAccessToken: parentToken,
-      store: redisStore({ client: redis, key }),
+      store: redisStore({ client: redis, tenant }),
     });
     await expectOneRefreshForAllProcesses({
       child,
-      args: [sandbox.mainUrl, inject("redisUrl"), key, parentToken],
+      args: [sandbox.mainUrl, inject("redisUrl"), tenant, parentToken],
       initial: await first.getAccessToken(),
       mainUrl: sandbox.mainUrl,
       expire: async () => void (await redis.set(key, expired(String(await redis.get(key))))),

@@ -1,2 +1,3 @@
 export type { RedisLike } from "./client.js";
-export { type RedisStoreOptions, redisStore } from "./store.js";
+export { type RedisNames, redisNames, redisStoreDefaults, redisStoreLimits } from "./options.js";
+export { type RedisStoreOptions, type RedisTokenStore, redisStore } from "./store.js";

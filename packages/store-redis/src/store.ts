@@ -4,7 +4,6 @@ import {
   invalidOptions,
   optionsOf,
   refuseUnknown,
-  requireText,
   storeFailed,
   type TokenSet,
   type TokenStore,
@@ -12,15 +11,22 @@ import {
 import { bounded } from "./bounded.js";
 import type { RedisLike } from "./client.js";
 import { withRedisLock } from "./lock.js";
+import { redisNames, redisStoreDefaults, redisStoreLimits, requirePrefix, requireTenant } from "./options.js";
 
 export interface RedisStoreOptions {
   /** A connected client: node-redis v5's `createClient()` fits as it is. */
   client: RedisLike;
-  /** Where the token set lives; the lock is `<key>:lock`. Default `"engage-voice:tokens"`. */
-  key?: string;
+  /**
+   * The tenant (customer) whose token set this store holds: its keys are
+   * `<prefix>:{<tenant>}:tokens` and `<prefix>:{<tenant>}:lock`. A manager given the store takes it
+   * as its tenant. 1 to 100 letters, digits, `.`, `_` or `-`, starting with a letter or digit.
+   */
+  tenant: string;
+  /** What the keys start with. Default `"engage-voice"`; no braces, spaces or control characters. */
+  prefix?: string;
   /**
    * The lock's time to live. The holder extends it every third of this while it renews, so only a
-   * holder that crashed (or stalled that long) loses it. Default 15 000 ms.
+   * holder that crashed (or stalled that long) loses it. Default 4 000 ms.
    */
   lockTtlMs?: number;
   /** How long a renewal waits for the lock before it fails with `store_failed`. Default 120 000 ms. */
@@ -32,14 +38,19 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number;
 }
 
-const HOUR = 3_600_000;
+const KNOWN = ["client", "tenant", "prefix", "lockTtlMs", "lockTimeoutMs", "commandTimeoutMs"] as const;
 
-function check(options: RedisStoreOptions): Required<RedisStoreOptions> {
+const within = (name: keyof typeof redisStoreLimits, value: unknown) => {
+  const [least, most] = redisStoreLimits[name];
+  return integer(name, value, redisStoreDefaults[name], least, most);
+};
+
+function check(options: RedisStoreOptions) {
   if (typeof options !== "object" || options === null) {
-    throw invalidOptions("redisStore() needs { client }");
+    throw invalidOptions("redisStore() needs { client, tenant }");
   }
   const given = optionsOf(options, "redisStore()", true);
-  refuseUnknown(given, ["client", "key", "lockTtlMs", "lockTimeoutMs", "commandTimeoutMs"], "redisStore()");
+  refuseUnknown(given, KNOWN, "redisStore()");
   const { client } = given;
   const methods = ["get", "set", "del", "eval"] as const;
   if (typeof client !== "object" || client === null || methods.some((m) => typeof client[m] !== "function")) {
@@ -49,12 +60,11 @@ function check(options: RedisStoreOptions): Required<RedisStoreOptions> {
   }
   return {
     client,
-    key: given.key === undefined ? "engage-voice:tokens" : requireText(given.key, "key"),
-    // Bounded above too: a TTL of hours would let a crashed holder block renewals that long, and a
-    // timeout past the platform's timer range would fire at once.
-    lockTtlMs: integer("lockTtlMs", given.lockTtlMs, 15_000, 30, HOUR),
-    lockTimeoutMs: integer("lockTimeoutMs", given.lockTimeoutMs, 120_000, 0, HOUR),
-    commandTimeoutMs: integer("commandTimeoutMs", given.commandTimeoutMs, 5_000, 10, 60_000),
+    tenant: requireTenant(given.tenant),
+    prefix: requirePrefix(given.prefix),
+    lockTtlMs: within("lockTtlMs", given.lockTtlMs),
+    lockTimeoutMs: within("lockTimeoutMs", given.lockTimeoutMs),
+    commandTimeoutMs: within("commandTimeoutMs", given.commandTimeoutMs),
   };
 }
 
@@ -105,16 +115,22 @@ function sequenceOf(tokens: TokenSet): number {
   return Number.isSafeInteger(sequence) && (sequence as number) >= 0 ? (sequence as number) : 0;
 }
 
+/** A store of one tenant's token set: the manager reads its tenant from it. */
+export interface RedisTokenStore extends TokenStore {
+  readonly tenant: string;
+}
+
 /**
- * A token store in one Redis key, shared by token managers in any number of processes or machines.
- * Renewals run under a Redis lock (`<key>:lock`), one at a time; each reads the newest set first, so
- * an expiry seen by all of them costs one refresh and no refresh token is spent twice.
+ * One tenant's token set in Redis, shared by token managers in any number of processes or machines.
+ * Renewals run under a Redis lock (`<prefix>:{<tenant>}:lock`), one at a time; each reads the newest
+ * set first, so an expiry seen by all of them costs one refresh and no refresh token is spent twice.
  */
-export function redisStore(options: RedisStoreOptions): TokenStore {
-  const { client: given, key, lockTtlMs, lockTimeoutMs, commandTimeoutMs } = check(options);
+export function redisStore(options: RedisStoreOptions): RedisTokenStore {
+  const { client: given, tenant, prefix, lockTtlMs, lockTimeoutMs, commandTimeoutMs } = check(options);
   const client = bounded(given, commandTimeoutMs);
-  const lockKey = `${key}:lock`;
+  const { tokens: key, lock: lockKey } = redisNames(tenant, prefix);
   return {
+    tenant,
     async get() {
       let text: unknown;
       try {

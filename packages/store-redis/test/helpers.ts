@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createClient } from "redis";
 import { afterAll, inject } from "vitest";
+import { redisNames } from "../src/index.js";
 
 export type Redis = ReturnType<typeof createClient>;
 
@@ -17,7 +18,10 @@ export async function connect(): Promise<Redis> {
   return client;
 }
 
-/** A key no other test (or test file running in parallel) uses. */
-export const freshKey = () => `test:${randomUUID()}`;
+/** A tenant no other test (or test file running in parallel) uses, and its keys under the default prefix. */
+export function freshTenant() {
+  const tenant = `t-${randomUUID()}`;
+  return { tenant, ...redisNames(tenant) };
+}
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

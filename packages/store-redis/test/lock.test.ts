@@ -1,17 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { type RedisLike, redisStore } from "../src/index.js";
-import { connect, freshKey, pause } from "./helpers.js";
+import { connect, freshTenant, pause } from "./helpers.js";
 
 /** Two stores on one key through two connections, as two processes would have. */
 async function twoStores(options: { lockTtlMs?: number; lockTimeoutMs?: number } = {}) {
-  const key = freshKey();
+  const { tenant, lock } = freshTenant();
   const [a, b] = await Promise.all([connect(), connect()]);
   return {
-    key,
-    lockKey: `${key}:lock`,
+    lockKey: lock,
     redis: a,
-    a: redisStore({ client: a, key, ...options }),
-    b: redisStore({ client: b, key, ...options }),
+    a: redisStore({ client: a, tenant, ...options }),
+    b: redisStore({ client: b, tenant, ...options }),
   };
 }
 
@@ -124,7 +123,7 @@ describe("redisStore lock heartbeat", () => {
         return new Promise(() => {});
       },
     };
-    const store = redisStore({ client, lockTtlMs: 30, commandTimeoutMs: 60_000 });
+    const store = redisStore({ client, tenant: "acme", lockTtlMs: 30, commandTimeoutMs: 60_000 });
     // Thirty beats' worth of time with the first extension still unanswered.
     await store.lock?.(() => pause(300));
     expect(extensions).toBe(1);

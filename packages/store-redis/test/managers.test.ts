@@ -4,16 +4,16 @@ import { createTokenManager, type FetchLike, type TokenStore } from "@engage-voi
 import { fakeHosts, PARENT_USER } from "@engage-voice/fake-hosts";
 import { describe, expect, it } from "vitest";
 import { redisStore } from "../src/index.js";
-import { connect, freshKey } from "./helpers.js";
+import { connect, freshTenant } from "./helpers.js";
 
-/** The manager's own waits and jitter, as a user's. */
-const PLAIN = { sleep: undefined, random: undefined };
+/** The manager's own waits and jitter, as a user's; the tenant the store names. */
+const PLAIN = { sleep: undefined, random: undefined, tenant: undefined };
 
 /** Managers on one Redis key and one fake server: each `make()` is another process's manager. */
-function managersOn(key: string, lock: boolean) {
+function managersOn(tenant: string, lock: boolean) {
   const { clock, server, managerOn } = fakeHosts(createTokenManager);
   const make = async () => {
-    const store: TokenStore = redisStore({ client: await connect(), key });
+    const store: TokenStore = redisStore({ client: await connect(), tenant });
     const { lock: _lock, ...unlocked } = store;
     return managerOn(lock ? store : unlocked, PLAIN).auth;
   };
@@ -22,7 +22,7 @@ function managersOn(key: string, lock: boolean) {
 
 describe("redisStore shared by several managers", () => {
   it("lets a new manager resume the stored session without a new exchange", async () => {
-    const { server, make } = managersOn(freshKey(), true);
+    const { server, make } = managersOn(freshTenant().tenant, true);
     const first = await (await make()).getAccessToken();
     const resumed = await make();
     expect(await resumed.getAccessToken()).toBe(first);
@@ -31,8 +31,8 @@ describe("redisStore shared by several managers", () => {
   });
 
   it("renew one at a time under the lock: one refresh, everyone gets its token", async () => {
-    const key = freshKey();
-    const { clock, server, make } = managersOn(key, true);
+    const { tenant, tokens: key, lock } = freshTenant();
+    const { clock, server, make } = managersOn(tenant, true);
     const initial = await (await make()).getAccessToken();
     clock.advance(301_000);
     const managers = await Promise.all(Array.from({ length: 4 }, make));
@@ -43,11 +43,11 @@ describe("redisStore shared by several managers", () => {
     expect(server.calls.exchange).toBe(1);
     const redis = await connect();
     expect(JSON.parse((await redis.get(key)) ?? "").accessToken).toBe(tokens[0]);
-    expect(await redis.exists(`${key}:lock`)).toBe(0);
+    expect(await redis.exists(lock)).toBe(0);
   });
 
   it("without the lock, racing managers spend the same refresh token (why the lock matters)", async () => {
-    const { clock, server, make } = managersOn(freshKey(), false);
+    const { clock, server, make } = managersOn(freshTenant().tenant, false);
     await (await make()).getAccessToken();
     clock.advance(301_000);
     const managers = await Promise.all(Array.from({ length: 2 }, make));
@@ -57,21 +57,21 @@ describe("redisStore shared by several managers", () => {
   });
 
   it("fails with store_failed and makes no token call while someone else holds the lock", async () => {
-    const key = freshKey();
+    const { tenant, lock } = freshTenant();
     const { server, managerOn } = fakeHosts(createTokenManager);
     const redis = await connect();
-    await redis.set(`${key}:lock`, "another-holder", { expiration: { type: "PX", value: 60_000 } });
-    const { auth } = managerOn(redisStore({ client: redis, key, lockTimeoutMs: 100 }), PLAIN);
+    await redis.set(lock, "another-holder", { expiration: { type: "PX", value: 60_000 } });
+    const { auth } = managerOn(redisStore({ client: redis, tenant, lockTimeoutMs: 100 }), PLAIN);
     await expect(auth.getAccessToken()).rejects.toMatchObject({ code: "store_failed" });
     expect(server.calls.exchange).toBe(0);
   });
 
   it("a holder that lost its lock while frozen cannot overwrite the set its successor stored", async () => {
-    const key = freshKey();
+    const { tenant, tokens: key, lock } = freshTenant();
     const { clock, server, managerOn } = fakeHosts(createTokenManager);
     const redis = await connect();
     const manager = async (fetch: FetchLike) =>
-      managerOn(redisStore({ client: await connect(), key }), { ...PLAIN, fetch }).auth;
+      managerOn(redisStore({ client: await connect(), tenant }), { ...PLAIN, fetch }).auth;
     let froze: () => void = () => {};
     const frozen = new Promise<void>((resolve) => {
       froze = resolve;
@@ -84,7 +84,7 @@ describe("redisStore shared by several managers", () => {
       const response = await server.fetch(request);
       if (new URL(request.url).pathname === "/api/auth/token/refresh") {
         // Refreshed, then stopped before storing, longer than the lock's TTL: the lock is gone.
-        await redis.del(`${key}:lock`);
+        await redis.del(lock);
         froze();
         await thawed;
       }
@@ -110,8 +110,8 @@ describe("redisStore shared by several managers", () => {
   });
 
   it("clears the shared set on logout", async () => {
-    const key = freshKey();
-    const { make } = managersOn(key, true);
+    const { tenant, tokens: key } = freshTenant();
+    const { make } = managersOn(tenant, true);
     const auth = await make();
     await auth.getAccessToken();
     await auth.logout();

@@ -11,8 +11,8 @@ import { fakeClock, recordingLogger } from "@engage-voice/test-kit";
 import { freePort, startRedis } from "@engage-voice/test-kit/servers";
 import { createClient } from "redis";
 import { afterEach, describe, expect, it } from "vitest";
-import { type RedisLike, redisStore } from "../src/index.js";
-import { freshKey, pause } from "./helpers.js";
+import { type RedisLike, redisStore, redisStoreDefaults } from "../src/index.js";
+import { freshTenant, pause } from "./helpers.js";
 
 const servers: ChildProcess[] = [];
 const clients: { destroy(): void; isOpen: boolean }[] = [];
@@ -81,7 +81,7 @@ const toTokenSetForTests = (accessToken: string, refreshToken: string, sequence:
   fromStored({ accessToken, refreshToken, expiresAt: 2, obtainedAt: 1, sequence }) as TokenSet;
 
 /** The manager's own waits and jitter, as a user's. */
-const PLAIN = { sleep: undefined, random: undefined };
+const PLAIN = { sleep: undefined, random: undefined, tenant: undefined };
 
 function managerOn(store: TokenStore) {
   const { server, clock, managerOn } = fakeHosts(createTokenManager);
@@ -94,7 +94,7 @@ describe("a Redis outage", () => {
     const redis = await ownRedis();
     const store = redisStore({
       client: redis.client,
-      key: freshKey(),
+      tenant: freshTenant().tenant,
       lockTimeoutMs: 2_000,
       commandTimeoutMs: 500,
     });
@@ -119,7 +119,7 @@ describe("a Redis outage", () => {
     const redis = await ownRedis();
     const store = redisStore({
       client: redis.client,
-      key: freshKey(),
+      tenant: freshTenant().tenant,
       lockTimeoutMs: 1_000,
       // Longer than the wait for the thaw: only the lock's own deadline can end the try before it.
       commandTimeoutMs: 20_000,
@@ -133,7 +133,7 @@ describe("a Redis outage", () => {
 
   it("Redis frozen: get, set and clear each fail with store_failed before it thaws", async () => {
     const redis = await ownRedis();
-    const store = redisStore({ client: redis.client, key: freshKey(), commandTimeoutMs: 200 });
+    const store = redisStore({ client: redis.client, tenant: freshTenant().tenant, commandTimeoutMs: 200 });
     redis.freeze();
     const outcomes = Promise.all(
       [store.get(), store.set(toTokenSetForTests("a", "r", 1)), store.clear()].map((command) =>
@@ -155,7 +155,7 @@ describe("a Redis outage", () => {
   it("Redis frozen under the default lockTimeoutMs: a lock try still ends after commandTimeoutMs", async () => {
     const redis = await ownRedis();
     // lockTimeoutMs stays 120 000: only the command timeout can end the try before Redis thaws.
-    const store = redisStore({ client: redis.client, key: freshKey(), commandTimeoutMs: 300 });
+    const store = redisStore({ client: redis.client, tenant: freshTenant().tenant, commandTimeoutMs: 300 });
     const { auth, server } = managerOn(store);
     redis.freeze();
     const result = await settlesBefore(auth.getAccessToken(), async () => redis.thaw(), 8_000);
@@ -169,8 +169,8 @@ describe("a Redis outage", () => {
 
   it("a lock try that timed out leaves no lock behind once Redis answers again", async () => {
     const redis = await ownRedis();
-    const key = freshKey();
-    const store = redisStore({ client: redis.client, key, lockTimeoutMs: 0, commandTimeoutMs: 200 });
+    const { tenant, lock } = freshTenant();
+    const store = redisStore({ client: redis.client, tenant, lockTimeoutMs: 0, commandTimeoutMs: 200 });
     redis.freeze();
     let ran = false;
     const error = await store
@@ -184,13 +184,17 @@ describe("a Redis outage", () => {
     // The SET NX sent before the timeout still reaches Redis after the thaw; one answer on the same
     // connection means every command queued before it has run.
     await redis.client.ping();
-    expect(await redis.client.exists(`${key}:lock`)).toBe(0);
+    expect(await redis.client.exists(lock)).toBe(0);
   });
 
   it("Redis killed mid-renewal: the caller gets its token before Redis is back, kept in memory, logged", async () => {
     const redis = await ownRedis();
-    const key = freshKey();
-    const store = redisStore({ client: redis.client, key, lockTimeoutMs: 2_000, commandTimeoutMs: 500 });
+    const store = redisStore({
+      client: redis.client,
+      tenant: freshTenant().tenant,
+      lockTimeoutMs: 2_000,
+      commandTimeoutMs: 500,
+    });
     const { server, managerOn } = fakeHosts(createTokenManager);
     const { auth, logs: lines } = managerOn(store, {
       ...PLAIN,
@@ -211,8 +215,8 @@ describe("a Redis outage", () => {
 
   it("Redis killed mid-renewal, default options: the token is handed out without waiting on the lock's release", async () => {
     const redis = await ownRedis();
-    const commandTimeoutMs = 5_000; // the default, not passed below
-    const store = redisStore({ client: redis.client, key: freshKey() });
+    const { commandTimeoutMs } = redisStoreDefaults; // not passed below
+    const store = redisStore({ client: redis.client, tenant: freshTenant().tenant });
     const clock = fakeClock();
     const server = fakeServer({ clock });
     const { lines, logger } = recordingLogger();
@@ -253,8 +257,8 @@ describe("a Redis outage", () => {
 describe("a holder that lost its lock", () => {
   it("cannot overwrite a stored set without a sequence (read as 0) with another set of sequence 0", async () => {
     const redis = await ownRedis();
-    const key = freshKey();
-    const store = redisStore({ client: redis.client, key });
+    const { tenant, tokens: key } = freshTenant();
+    const store = redisStore({ client: redis.client, tenant });
     const legacy = {
       accessToken: "legacy-access",
       refreshToken: "legacy-refresh",
@@ -272,8 +276,8 @@ describe("a holder that lost its lock", () => {
 
   it("cannot overwrite a newer stored set with its own", async () => {
     const redis = await ownRedis();
-    const key = freshKey();
-    const store = redisStore({ client: redis.client, key });
+    const { tenant, tokens: key } = freshTenant();
+    const store = redisStore({ client: redis.client, tenant });
     const newer = toTokenSetForTests("newer-access", "newer-refresh", 7);
     const late = toTokenSetForTests("late-access", "revoked-refresh", 7);
     const older = toTokenSetForTests("older-access", "older-refresh", 6);
@@ -316,7 +320,7 @@ describe("a renewal whose process died with Redis, Redis restarted", () => {
         folders.push(appendOnlyDir);
       }
       const redis = await ownRedis(appendOnlyDir ? { appendOnlyDir } : {});
-      const options = { key: freshKey(), lockTtlMs: 1_000 };
+      const options = { tenant: freshTenant().tenant, lockTtlMs: 1_000 };
       const { clock, server, managerOn } = fakeHosts(createTokenManager);
       // The renewing process's commands end soon after Redis dies with it. The survivor's commands run
       // on a Redis that is up again: their bound is a hang guard, wide enough for a busy machine.

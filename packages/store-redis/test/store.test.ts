@@ -2,7 +2,7 @@ import { inspect } from "node:util";
 import type { TokenSet } from "@engage-voice/auth";
 import { describe, expect, it } from "vitest";
 import { type RedisLike, redisStore } from "../src/index.js";
-import { connect, freshKey } from "./helpers.js";
+import { connect, freshTenant } from "./helpers.js";
 
 /** What a manager hands to `set`: a token set that prints itself redacted, like TokenSet does. */
 const sample = (n: number): TokenSet =>
@@ -23,8 +23,9 @@ const sample = (n: number): TokenSet =>
 describe("redisStore", () => {
   it("writes the token fields as JSON, reads them back redacted in print, and clears them", async () => {
     const redis = await connect();
-    const key = freshKey();
-    const store = redisStore({ client: redis, key });
+    const { tenant, tokens: key } = freshTenant();
+    const store = redisStore({ client: redis, tenant });
+    expect(store.tenant).toBe(tenant);
     expect(await store.get()).toBeUndefined();
     await store.set(sample(1));
     expect(JSON.parse((await redis.get(key)) ?? "")).toEqual({
@@ -48,13 +49,27 @@ describe("redisStore", () => {
     await store.clear();
   });
 
-  it("uses engage-voice:tokens by default", async () => {
+  it("keeps each tenant's set and lock under its own hash-tagged keys, with the default prefix or another", async () => {
     const redis = await connect();
-    const store = redisStore({ client: redis });
-    await store.set(sample(2));
-    expect(JSON.parse((await redis.get("engage-voice:tokens")) ?? "").accessToken).toBe("access-2");
-    await store.clear();
-    expect(await redis.exists("engage-voice:tokens")).toBe(0);
+    const { tenant } = freshTenant();
+    const stores = [
+      [redisStore({ client: redis, tenant }), `engage-voice:{${tenant}}`],
+      [redisStore({ client: redis, tenant, prefix: "app:ev" }), `app:ev:{${tenant}}`],
+      [redisStore({ client: redis, tenant: `${tenant}.b` }), `engage-voice:{${tenant}.b}`],
+    ] as const;
+    for (const [store, base] of stores) {
+      const seen = await store.lock?.(async () => redis.exists(`${base}:lock`));
+      expect(seen).toBe(1);
+    }
+    for (const [[store, base], n] of stores.map((entry, n) => [entry, n] as const)) {
+      await store.set(sample(n));
+      expect(JSON.parse((await redis.get(`${base}:tokens`)) ?? "").accessToken).toBe(`access-${n}`);
+    }
+    for (const [[store], n] of stores.map((entry, n) => [entry, n] as const)) {
+      expect((await store.get())?.accessToken).toBe(`access-${n}`);
+      await store.clear();
+    }
+    expect(await redis.exists(stores.map(([, base]) => `${base}:tokens`))).toBe(0);
   });
 
   it.each([
@@ -72,17 +87,17 @@ describe("redisStore", () => {
     ],
   ])("reads %s as empty", async (_, stored) => {
     const redis = await connect();
-    const key = freshKey();
+    const { tenant, tokens: key } = freshTenant();
     await redis.set(key, stored);
-    expect(await redisStore({ client: redis, key }).get()).toBeUndefined();
+    expect(await redisStore({ client: redis, tenant }).get()).toBeUndefined();
   });
 
   it("fails typed when the key holds another Redis type, without quoting Redis", async () => {
     const redis = await connect();
-    const key = freshKey();
+    const { tenant, tokens: key } = freshTenant();
     await redis.hSet(key, "accessToken", "secret-access");
     // GET on a hash is a WRONGTYPE error from Redis: a typed store_failed, which the manager logs and survives.
-    await expect(redisStore({ client: redis, key }).get()).rejects.toMatchObject({
+    await expect(redisStore({ client: redis, tenant }).get()).rejects.toMatchObject({
       name: "EngageVoiceAuthError",
       code: "store_failed",
       message: "The token set could not be read from Redis",
@@ -105,7 +120,7 @@ describe("redisStore", () => {
         throw new Error(`connection lost while sending ${secret}`);
       },
     };
-    const store = redisStore({ client: broken, lockTimeoutMs: 0 });
+    const store = redisStore({ client: broken, tenant: "acme", lockTimeoutMs: 0 });
     const errors = await Promise.all([
       store.get().catch((e: unknown) => e),
       store.set(sample(3)).catch((e: unknown) => e),
@@ -120,10 +135,25 @@ describe("redisStore", () => {
   });
 
   it.each([
-    ["no options", undefined, /needs \{ client \}/],
-    ["no client", { client: undefined }, /Redis client with get, set, del and eval/],
-    ["a client without eval", { client: { get() {}, set() {}, del() {} } }, /Redis client/],
-    ["an empty key", { key: "" }, /key must be a non-empty string/],
+    ["no options", undefined, /needs \{ client, tenant \}/],
+    ["no client", { client: undefined, tenant: "acme" }, /Redis client with get, set, del and eval/],
+    ["a client without eval", { client: { get() {}, set() {}, del() {} }, tenant: "acme" }, /Redis client/],
+    [
+      "no tenant",
+      { tenant: undefined },
+      /needs the tenant whose token set it holds: redisStore\(\{ client, tenant/,
+    ],
+    ["an empty tenant", { tenant: "" }, /tenant must be 1 to 100 letters, digits/],
+    ["a tenant with braces", { tenant: "a}b" }, /tenant must be/],
+    ["a tenant with a colon", { tenant: "a:b" }, /tenant must be/],
+    ["a tenant starting with a dot", { tenant: ".a" }, /tenant must be/],
+    ["a tenant of 101 characters", { tenant: "a".repeat(101) }, /tenant must be/],
+    ["a tenant that is not a string", { tenant: 42 }, /tenant must be/],
+    ["an empty prefix", { prefix: "" }, /prefix must be 1 to 200 characters without braces/],
+    ["a prefix with a brace", { prefix: "ev{x" }, /prefix must be/],
+    ["a prefix with a space", { prefix: "ev x" }, /prefix must be/],
+    ["a prefix with a control character", { prefix: "ev\u0000" }, /prefix must be/],
+    ["a key (tenant and prefix name it)", { key: "x" }, /has no option "key"/],
     ["a fractional TTL", { lockTtlMs: 1.5 }, /lockTtlMs must be an integer from 30 to 3600000/],
     ["a tiny TTL", { lockTtlMs: 3 }, /lockTtlMs/],
     ["a negative timeout", { lockTimeoutMs: -1 }, /lockTimeoutMs must be an integer from 0 to 3600000/],
@@ -131,7 +161,6 @@ describe("redisStore", () => {
     ["a timeout that is not a number", { lockTimeoutMs: Number.NaN }, /lockTimeoutMs/],
     ["a timeout past an hour", { lockTimeoutMs: 3_600_001 }, /lockTimeoutMs/],
     ["an endless timeout", { lockTimeoutMs: Number.POSITIVE_INFINITY }, /lockTimeoutMs/],
-    ["a key that is not a string", { key: 42 }, /key must be a non-empty string/],
     [
       "a command timeout too short to answer",
       { commandTimeoutMs: 5 },
@@ -147,7 +176,11 @@ describe("redisStore", () => {
   ])("refuses %s with invalid_options", async (_, options, message) => {
     const redis = await connect();
     const given =
-      options === undefined ? undefined : "client" in options ? options : { client: redis, ...options };
+      options === undefined
+        ? undefined
+        : "client" in options
+          ? options
+          : { client: redis, tenant: "acme", ...options };
     let error: unknown;
     try {
       redisStore(given as never);
@@ -161,10 +194,11 @@ describe("redisStore", () => {
   it("accepts every option at the ends of its range", async () => {
     const client = await connect();
     for (const options of [
-      { lockTtlMs: 30, lockTimeoutMs: 0, commandTimeoutMs: 10 },
+      { lockTtlMs: 30, lockTimeoutMs: 0, commandTimeoutMs: 10, tenant: "a", prefix: "x" },
+      { tenant: `A${"z".repeat(99)}`, prefix: "é:".repeat(100) },
       { lockTtlMs: 3_600_000, lockTimeoutMs: 3_600_000, commandTimeoutMs: 60_000 },
     ]) {
-      expect(typeof redisStore({ client, ...options }).lock).toBe("function");
+      expect(typeof redisStore({ client, tenant: "acme", ...options }).lock).toBe("function");
     }
   });
 });

@@ -1,0 +1,63 @@
+import { TENANT_PATTERN } from "@engage-voice/auth";
+import { invalidOptions } from "@engage-voice/auth/store-kit";
+
+/** The defaults of `redisStore()`'s options, in milliseconds where a time. The README quotes them. */
+export const redisStoreDefaults = {
+  prefix: "engage-voice",
+  lockTtlMs: 15_000,
+  lockTimeoutMs: 120_000,
+  commandTimeoutMs: 5_000,
+} as const;
+
+/** The range of each numeric option, inclusive. */
+export const redisStoreLimits = {
+  // Bounded above too: a TTL of hours would let a crashed holder block renewals that long, and a
+  // timeout past the platform's timer range would fire at once.
+  lockTtlMs: [30, 3_600_000],
+  lockTimeoutMs: [0, 3_600_000],
+  commandTimeoutMs: [10, 60_000],
+} as const;
+
+/** The keys and channel of one tenant's store. */
+export interface RedisNames {
+  tokens: string;
+  lock: string;
+  /** Where a released lock is announced. */
+  released: string;
+}
+
+/**
+ * One tenant's names. The tenant sits in a Redis Cluster hash tag (`{…}`), so its set, its lock and
+ * its channel hash to one slot: the scripts that read one and write the other run on one node.
+ */
+export function redisNames(tenant: string, prefix: string = redisStoreDefaults.prefix): RedisNames {
+  const base = `${prefix}:{${tenant}}`;
+  return { tokens: `${base}:tokens`, lock: `${base}:lock`, released: `${base}:released` };
+}
+
+export function requireTenant(value: unknown): string {
+  if (typeof value !== "string" || !TENANT_PATTERN.test(value)) {
+    throw invalidOptions(
+      value === undefined
+        ? "redisStore() needs the tenant whose token set it holds: redisStore({ client, tenant: customerId }), one store per tenant"
+        : "tenant must be 1 to 100 letters, digits, dots, underscores or hyphens, starting with a letter or digit (it names the Redis keys)",
+    );
+  }
+  return value;
+}
+
+// Braces would end or open the hash tag that keeps a tenant's keys in one slot; spaces and control
+// characters make keys that redis-cli and logs print ambiguously.
+const PREFIX_PATTERN = /^[^\s{}\p{Cc}]{1,200}$/u;
+
+export function requirePrefix(value: unknown): string {
+  if (value === undefined) {
+    return redisStoreDefaults.prefix;
+  }
+  if (typeof value !== "string" || !PREFIX_PATTERN.test(value)) {
+    throw invalidOptions(
+      "prefix must be 1 to 200 characters without braces, spaces or control characters (the tenant's {hash tag} follows it)",
+    );
+  }
+  return value;
+}
