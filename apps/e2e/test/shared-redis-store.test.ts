@@ -22,7 +22,7 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-it("four processes on one tenant's Redis keys make one refresh across an expiry", { timeout: 90_000 }, async () => {
+it("four processes on one tenant's keys make one refresh across an expiry", { timeout: 90_000 }, async () => {
   const tenant = `e2e-${randomUUID()}`;
   const key = redisNames(tenant).tokens;
   const redis = await createClient({ url: inject("redisUrl") }).connect();
