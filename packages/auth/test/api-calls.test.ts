@@ -26,7 +26,8 @@ describe("an idempotent call answered 408, 429 or 5xx goes again under the call 
     expect(response.status).toBe(200);
     expect(data).toEqual(ACCOUNTS);
     expect(s.server.calls.accounts).toBe(3);
-    expect(s.sleeps).toEqual([2_000, 3_000]);
+    // Each Retry-After in full, plus the client's jitter (the fake hosts' random() is 0.5).
+    expect(s.sleeps).toEqual([2_000, 3_000].map((ms) => ms + 0.5 * callDefaults.retryAfterJitterMs));
   });
 
   it.each([408, 500, 502, 503, 504])(

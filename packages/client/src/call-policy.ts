@@ -10,6 +10,11 @@ export const callDefaults = {
   maxRetries: 2,
   /** A `Retry-After` longer than this is not waited for: the answer goes to the caller at once. */
   maxRetryWaitMs: 60_000,
+  /**
+   * A `Retry-After` is waited for in full and then up to this much more, at random: the callers a
+   * host told to come back in a second do not all come back in the same millisecond.
+   */
+  retryAfterJitterMs: 1_000,
   /** Backoff without `Retry-After`: between half and all of `firstRetryMs × 2^retry`, at most `maxRetryDelayMs`. */
   firstRetryMs: 500,
   maxRetryDelayMs: 8_000,
@@ -237,7 +242,11 @@ export async function runCall<R extends { response: Response }>(
         }
         throw failure;
       }
-      const wait = backoffDelay(retry, policy.random, retryAfter);
+      const wait = backoffDelay(
+        retry,
+        policy.random,
+        retryAfter === undefined ? 0 : retryAfter + policy.random() * callDefaults.retryAfterJitterMs,
+      );
       // A wait that would end past the deadline is not worth starting: the caller hears now.
       if (now() - started + wait >= policy.timeoutMs) {
         if (result) {

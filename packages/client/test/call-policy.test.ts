@@ -145,6 +145,27 @@ describe("retries", () => {
     expect(slow.requests).toHaveLength(1);
   });
 
+  it("waits a Retry-After in full plus jitter: callers told the same wait come back spread over the jitter", async () => {
+    const waits: number[] = [];
+    const callers = 200;
+    for (let i = 0; i < callers; i++) {
+      const { fetch } = answers(
+        () => new Response("", { status: 503, headers: { "Retry-After": "1" } }),
+        () => Response.json([]),
+      );
+      const sleep = async (ms: number) => void waits.push(ms);
+      // Each caller's own random source, spread over [0, 1).
+      await createClient({ fetch, sleep, logger: {}, random: () => i / callers }).GET(USERS);
+    }
+    expect(waits).toHaveLength(callers);
+    for (const wait of waits) {
+      expect(wait).toBeGreaterThanOrEqual(1_000);
+      expect(wait).toBeLessThan(1_000 + callDefaults.retryAfterJitterMs);
+    }
+    expect(new Set(waits).size).toBe(callers);
+    expect(Math.max(...waits) - Math.min(...waits)).toBeGreaterThan(callDefaults.retryAfterJitterMs * 0.99);
+  });
+
   it("does not start a wait that would end past the deadline", async () => {
     const { fetch, requests } = answers(
       () => new Response("", { status: 503, headers: { "Retry-After": "20" } }),
