@@ -17,7 +17,20 @@
       .map((p) => (p.$ref ? spec.components.parameters[p.$ref.split("/").pop()] : p))
       .find((p) => p.name === name);
   const NOTE =
-    "**You are on the local sandbox.** Requests go to the sandbox that `pnpm start` runs, and the token exchange and the legacy login start from its seeded credentials: send the exchange, then paste its `accessToken` into the Bearer field of any other operation. The production addresses are the other choices in the server list.";
+    "**You are on the local sandbox.** Requests go to the sandbox that `pnpm start` runs, and the token exchange and the legacy login start from its seeded credentials: send the exchange, then paste its `accessToken` into the Bearer field of one other operation and send it: every operation of both hosts then sends that token. The production addresses are the other choices in the server list.";
+
+  // The bundle's samples (x-codeSamples) name one host, written in: they are for the published
+  // reference. Without them Scalar writes each operation's samples for the server selected in the
+  // page, the sandbox or a production address, and rewrites them when another is picked.
+  for (const { content } of sources) {
+    for (const item of Object.values(content.paths)) {
+      for (const op of Object.values(item)) {
+        if (op && typeof op === "object") {
+          delete op["x-codeSamples"];
+        }
+      }
+    }
+  }
 
   if (sandbox.mainUrl) {
     const here = "This sandbox (pnpm start): seeded, fake credentials";
@@ -36,5 +49,32 @@
       spec.info.description = `${NOTE}\n\n${spec.info.description}`;
     }
   }
-  Scalar.createApiReference("#console", { ...configuration, sources });
+
+  // Scalar keeps a bearer token per document, and the console has one document per host: a token
+  // sent from either is handed to both, so it is entered once. It stays in the page (no storage).
+  let shared = "";
+  let sent = "";
+  const settings = () => ({
+    ...configuration,
+    sources,
+    ...(shared
+      ? {
+          authentication: {
+            preferredSecurityScheme: "bearerAuth",
+            securitySchemes: { bearerAuth: { token: shared } },
+          },
+        }
+      : {}),
+    onBeforeRequest: ({ request }) => {
+      sent = /^Bearer\s+(\S+)$/i.exec(request.headers.get("Authorization") ?? "")?.[1] ?? "";
+    },
+    // Once the answer is in: a new configuration while the request is under way would redraw it.
+    onResponseReceived: () => {
+      if (sent && sent !== shared) {
+        shared = sent;
+        app.updateConfiguration(settings());
+      }
+    },
+  });
+  const app = Scalar.createApiReference("#console", settings());
 })();

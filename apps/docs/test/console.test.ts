@@ -62,6 +62,12 @@ async function send(dialog: Locator, method: string) {
   return { status: (await status.innerText()).trim(), body: await body.innerText() };
 }
 
+/** The curl sample the page shows for `path` (the operation's section must be open). */
+async function curlSample(page: Page, path: string): Promise<string> {
+  const samples = await page.locator("pre, .cm-content").allInnerTexts();
+  return samples.find((text) => text.startsWith("curl") && text.includes(path)) ?? "no curl sample";
+}
+
 describe("try-it console (dist/console.html)", () => {
   it("from disk, offline: renders every operation, asks for nothing, offers production only", async () => {
     const { page, requests, errors, close } = await openPage(
@@ -98,6 +104,27 @@ describe("try-it console (dist/console.html)", () => {
       const intro = page.getByRole("button", { name: /^Server:/ }).first();
       expect(await serverChoices(page, intro)).toEqual([sandbox.mainUrl, ...production.main]);
 
+      // The samples are written for the server selected: the sandbox, then a production address.
+      await page.getByText("List accounts", { exact: true }).first().click();
+      const accountsPath = "/voice/api/v1/admin/accounts";
+      expect(await curlSample(page, accountsPath)).toMatch(
+        new RegExp(`^curl '?${sandbox.mainUrl}${accountsPath}`),
+      );
+      await intro.click();
+      await page
+        .getByRole("option", { name: new RegExp(production.main[0] as string) })
+        .first()
+        .click();
+      expect(await curlSample(page, accountsPath)).toMatch(
+        new RegExp(`^curl '?${production.main[0]}${accountsPath}`),
+      );
+      await intro.click();
+      await page
+        .getByRole("option", { name: new RegExp(sandbox.mainUrl) })
+        .first()
+        .click();
+      expect(await curlSample(page, accountsPath)).toContain(sandbox.mainUrl);
+
       // The exchange starts from the seeded parent token: nothing to type.
       const exchange = await testRequest(
         page,
@@ -111,7 +138,8 @@ describe("try-it console (dist/console.html)", () => {
       expect(accessToken).toMatch(/^ey/);
       await page.keyboard.press("Escape");
 
-      // The accounts call, with the exchange's token typed into the panel's Bearer field.
+      // The accounts call, with the exchange's token typed into the panel's Bearer field: the one
+      // time it is typed.
       const accounts = await testRequest(page, "List accounts", "get", "/voice/api/v1/admin/accounts");
       await accounts.getByRole("button", { name: /^Authentication/ }).click();
       await accounts.getByRole("textbox", { name: /Bearer Token/ }).fill(accessToken);
@@ -137,6 +165,15 @@ describe("try-it console (dist/console.html)", () => {
       );
       expect((await send(login, "post")).status).toBe("200 OK");
       await screenshot(page, `console-sandbox-legacy-login-1280`);
+      await page.keyboard.press("Escape");
+      // The token typed once on the other host's document is this document's too: nothing to paste.
+      const tokens = await testRequest(
+        page,
+        "List permanent API tokens (deprecated host)",
+        "get",
+        "/voice/api/v1/admin/token",
+      );
+      expect((await send(tokens, "get")).status).toBe("200 OK");
 
       const origins = requests.map((request) => new URL(request.split(" ")[1] as string).hostname);
       expect(new Set(origins)).toEqual(new Set(["127.0.0.1"]));
@@ -144,6 +181,7 @@ describe("try-it console (dist/console.html)", () => {
         `POST ${sandbox.mainUrl}/api/auth/login/rc/accesstoken?includeRefresh=true`,
         `GET ${sandbox.mainUrl}/voice/api/v1/admin/accounts`,
         expect.stringMatching(new RegExp(`^POST ${sandbox.legacyUrl}/api/auth/login/admin\\?username=`)),
+        `GET ${sandbox.legacyUrl}/voice/api/v1/admin/token`,
       ]);
       expect(errors).toEqual([]);
       await close();
