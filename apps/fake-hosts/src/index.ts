@@ -1,5 +1,5 @@
 // `@engage-voice/fake-hosts`: the hosts as the sandbox, with faults on top (see README.md).
-export { ACCOUNTS } from "@engage-voice/sandbox/app";
+export { ACCOUNTS, createSandboxApps } from "@engage-voice/sandbox/app";
 export {
   BASE,
   type Endpoint,

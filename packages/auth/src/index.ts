@@ -31,6 +31,14 @@ export {
   type BearerApiTokensOptions,
   type PermanentApiTokensOptions,
 } from "./permanent-tokens.js";
+export {
+  createTenantPool,
+  type PoolEvent,
+  poolDefaults,
+  type SharedManagerOptions,
+  type TenantPool,
+  type TenantPoolOptions,
+} from "./pool.js";
 export { type LockHold, memoryStore, type TokenStore } from "./store.js";
 export { TENANT_PATTERN, TenantMismatchError } from "./tenant.js";
 export { fromStored, type Session, type TokenSet } from "./tokens.js";

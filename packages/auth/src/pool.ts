@@ -1,0 +1,199 @@
+import { EngageVoiceAuthError, VERBOSE } from "./errors.js";
+import { type ExchangeLimit, sharedExchangeBudget } from "./exchange-limiter.js";
+import { type TokenEvent, type TokenManager, type TokenManagerOptions, wireManager } from "./manager.js";
+import { closeTimeoutOf, readManagerConfig } from "./manager-config.js";
+import { integer, invalid, optionalFunction, optionsOf, refuseUnknown } from "./options.js";
+import type { TokenStore } from "./store.js";
+import { requireTenant } from "./tenant.js";
+
+/** What every tenant's manager shares: all of `createTokenManager`'s options but the per-tenant ones. */
+export type SharedManagerOptions = Omit<
+  TokenManagerOptions,
+  "tenant" | "rcAccessToken" | "store" | "onEvent"
+>;
+
+export interface TenantPoolOptions {
+  /** The tenant's parent-platform token; asked for again for every new exchange of that tenant. */
+  rcAccessToken: (tenant: string) => string | Promise<string>;
+  /**
+   * The tenant's store, made once per manager: `(tenant) => redisStore({ client, tenant })`. Default: a
+   * memory store per manager, so an evicted tenant exchanges again on its next use.
+   */
+  store?: (tenant: string) => TokenStore;
+  /** The options of every tenant's manager (baseUrl, fetch, timeoutMs, logger, clock...). */
+  manager?: SharedManagerOptions;
+  /** The most managers held at once; past it the least recently used idle one goes. */
+  maxTenants?: number;
+  /** A manager unused this long goes when the pool next hands one out. */
+  idleMs?: number;
+  /**
+   * One exchange budget (a minute) for every tenant of the pool, spent first come first served: a
+   * renewal that finds it spent waits for a slot (while a caller waits for it) rather than fails.
+   * Without it each tenant keeps its own (`manager.exchangesPerMinute`), as a service that limits the
+   * exchange per user or account does.
+   */
+  sharedExchangesPerMinute?: number;
+  /** Told of every tenant's renewals and of the pool's own doings, without secrets. */
+  onEvent?: (event: PoolEvent) => void;
+}
+
+/** What a pool tells `onEvent`: each manager's events, and when one is created or evicted. */
+export type PoolEvent = TokenEvent | { type: "created" | "evicted"; tenant: string };
+
+/** The pool's defaults, for docs and tests to read rather than restate. */
+export const poolDefaults = { maxTenants: 10_000, idleMs: 15 * 60_000 } as const;
+
+export interface TenantPool {
+  /** The tenant's manager, created on first use and shared by every caller of this process. */
+  get(tenant: string): TokenManager;
+  /** How many managers the pool holds now. */
+  readonly size: number;
+  /**
+   * Closes every manager (each lets its renewal in flight store its outcome and release its lock,
+   * within `timeoutMs` overall), then refuses new work. Resolves with `true` when nothing was left.
+   */
+  close(options?: { timeoutMs?: number }): Promise<boolean>;
+}
+
+interface Held {
+  manager: TokenManager;
+  renewing: () => boolean;
+  usedAt: number;
+}
+
+const poolOptionNames: (keyof TenantPoolOptions)[] = [
+  "rcAccessToken",
+  "store",
+  "manager",
+  "maxTenants",
+  "idleMs",
+  "sharedExchangesPerMinute",
+  "onEvent",
+];
+
+/**
+ * Token managers for many tenants in one process: one per tenant, made on first use from the
+ * per-tenant functions, let go when idle past `idleMs` or beyond `maxTenants` (never while it
+ * renews: a rotated refresh token must reach its store). No timer: idle managers are let go when the
+ * pool next hands one out. One tenant's failures (a revoked parent token, its own rate limit) stay
+ * its own.
+ */
+export function createTenantPool(options: TenantPoolOptions): TenantPool {
+  const given = optionsOf(options, "createTenantPool()", true);
+  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
+    refuseUnknown(given, poolOptionNames, "createTenantPool()");
+  }
+  if (typeof given.rcAccessToken !== "function") {
+    throw invalid(
+      VERBOSE
+        ? "createTenantPool() needs rcAccessToken: a function (tenant) => that tenant's RingCentral access token"
+        : "rcAccessToken",
+    );
+  }
+  const parentTokenOf = given.rcAccessToken;
+  const storeOf = optionalFunction("store", given.store);
+  const onEvent = optionalFunction("onEvent", given.onEvent);
+  const shared = optionsOf(given.manager, "createTenantPool()'s manager");
+  const maxTenants = integer("maxTenants", given.maxTenants, poolDefaults.maxTenants, 1, 10_000_000);
+  const idleMs = integer("idleMs", given.idleMs, poolDefaults.idleMs, 0, 7 * 24 * 3_600_000);
+  // Checked once, on a template: every tenant's manager reads the same shared options.
+  const template = readManagerConfig({ ...shared, rcAccessToken: "checked-per-tenant" });
+  const { clock, logger } = template;
+  const budget: ExchangeLimit | undefined =
+    given.sharedExchangesPerMinute === undefined
+      ? undefined
+      : sharedExchangeBudget(
+          integer("sharedExchangesPerMinute", given.sharedExchangesPerMinute, 0, 1, 100_000),
+          clock,
+          template.sleep,
+        );
+  const tell = (event: PoolEvent) => {
+    try {
+      onEvent?.(event);
+    } catch (error) {
+      logger.error?.(`onEvent failed: ${(error as Error)?.name ?? "Error"}`);
+    }
+  };
+  // A Map iterates in insertion order: re-inserting on each use keeps the least recently used first.
+  const held = new Map<string, Held>();
+  const closing = new Set<Promise<unknown>>();
+  let closed = false;
+
+  function create(tenant: string): Held {
+    const config = readManagerConfig({
+      ...shared,
+      tenant,
+      rcAccessToken: () => parentTokenOf(tenant),
+      ...(storeOf ? { store: storeOf(tenant) } : {}),
+      ...(onEvent ? { onEvent: tell } : {}),
+    });
+    const { manager, renewing } = wireManager(config, budget);
+    tell({ type: "created", tenant });
+    return { manager, renewing, usedAt: clock.now() };
+  }
+
+  function evict(tenant: string, entry: Held): void {
+    held.delete(tenant);
+    const done = entry.manager.close().finally(() => closing.delete(done));
+    closing.add(done);
+    logger.debug?.(
+      `Tenant "${tenant}" let go after ${Math.round((clock.now() - entry.usedAt) / 1000)} s idle`,
+    );
+    tell({ type: "evicted", tenant });
+  }
+
+  /**
+   * Lets go of idle managers from the least recently used, and of the oldest beyond the bound; never
+   * of the one being handed out, which is the most recently used.
+   */
+  function sweep(now: number, handedOut: string): void {
+    for (const [tenant, entry] of held) {
+      if (tenant === handedOut) {
+        return;
+      }
+      const over = held.size > maxTenants;
+      if (!over && now - entry.usedAt < idleMs) {
+        return;
+      }
+      if (!entry.renewing()) {
+        evict(tenant, entry);
+      } else if (!over) {
+        return;
+      }
+    }
+  }
+
+  return {
+    get(tenant) {
+      if (closed) {
+        throw new EngageVoiceAuthError(
+          "closed",
+          VERBOSE ? `The tenant pool was closed: no manager for tenant "${requireTenant(tenant)}"` : "pool",
+        );
+      }
+      const id = requireTenant(tenant);
+      const now = clock.now();
+      let entry = held.get(id);
+      if (entry) {
+        held.delete(id);
+        entry.usedAt = now;
+      } else {
+        entry = create(id);
+      }
+      held.set(id, entry);
+      sweep(now, id);
+      return entry.manager;
+    },
+    get size() {
+      return held.size;
+    },
+    async close(options) {
+      const timeoutMs = closeTimeoutOf(options);
+      closed = true;
+      const all = [...held.values()].map((entry) => entry.manager.close({ timeoutMs }));
+      held.clear();
+      const results = await Promise.all([...all, ...closing]);
+      return results.every((drained) => drained !== false);
+    },
+  };
+}

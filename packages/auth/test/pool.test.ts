@@ -1,0 +1,206 @@
+// The tenant pool against the sandbox holding many tenants, on one fake clock.
+import { describe, expect, it } from "vitest";
+import {
+  createTenantPool,
+  type EngageVoiceAuthError,
+  memoryStore,
+  type PoolEvent,
+  type TenantPoolOptions,
+  type TokenStore,
+} from "../src/index.js";
+import { createSandboxApps, fakeClock } from "./fake-server.js";
+
+const BASE = "https://engage.example.test";
+
+/** The sandbox with `tenants` tenants; `t<i>` is tenant i's id in the pool. */
+function hosts(
+  tenants: number,
+  overrides: Partial<TenantPoolOptions> = {},
+  { revoked = new Set<string>(), exchangesPerMinute = 5 } = {},
+) {
+  const { manager: managerOverrides, ...poolOverrides } = overrides;
+  const clock = fakeClock();
+  const apps = createSandboxApps({ tenants, now: () => clock.now() });
+  let gate: Promise<void> | undefined;
+  const fetch = async (request: Request) => {
+    await gate;
+    return apps.main.fetch(request);
+  };
+  const events: PoolEvent[] = [];
+  const lines: string[] = [];
+  const logger = {
+    debug: (l: string) => lines.push(l),
+    warn: (l: string) => lines.push(l),
+    error: (l: string) => lines.push(l),
+  };
+  const index = (tenant: string) => Number(tenant.slice(1));
+  const pool = createTenantPool({
+    rcAccessToken: (tenant) =>
+      revoked.has(tenant)
+        ? "revoked-parent-token"
+        : (apps.tenant(index(tenant)).parentTokens[0]?.token as string),
+    manager: {
+      exchangesPerMinute,
+      baseUrl: BASE,
+      fetch,
+      clock,
+      logger,
+      sleep: async (ms) => clock.advance(ms),
+      random: () => 0.5,
+      ...managerOverrides,
+    },
+    onEvent: (event) => events.push(event),
+    ...poolOverrides,
+  });
+  /** Holds every token call until the returned function is called. */
+  const hold = () => {
+    let release = () => {};
+    gate = new Promise((resolve) => {
+      release = resolve;
+    });
+    return () => {
+      gate = undefined;
+      release();
+    };
+  };
+  return { apps, pool, clock, events, lines, hold, index };
+}
+
+describe("createTenantPool", () => {
+  it("gives each tenant its own manager, made on first use and shared after", async () => {
+    const { apps, pool, events } = hosts(3);
+    const first = pool.get("t1");
+    expect(pool.get("t1")).toBe(first);
+    expect(pool.get("t2")).not.toBe(first);
+    await Promise.all(["t1", "t2", "t3", "t1", "t2"].map((t) => pool.get(t).getAccessToken()));
+    for (const i of [1, 2, 3]) {
+      expect(pool.get(`t${i}`).session()?.mainAccountId).toBe(apps.tenant(i).mainAccountId);
+      expect(apps.control.counters(i).exchanges).toBe(1);
+    }
+    expect(events.filter((e) => e.type === "created").map((e) => e.tenant)).toEqual(["t1", "t2", "t3"]);
+    expect(events.filter((e) => e.type === "exchanged").map((e) => e.tenant)).toEqual(["t1", "t2", "t3"]);
+  });
+
+  it("derives each tenant's store from its function: a set of one tenant is never another's", async () => {
+    const stores = new Map<string, TokenStore>();
+    const { pool } = hosts(2, {
+      store: (tenant) => {
+        const store = memoryStore();
+        stores.set(tenant, store);
+        return store;
+      },
+    });
+    await pool.get("t1").getAccessToken();
+    await pool.get("t2").getAccessToken();
+    expect((await stores.get("t1")?.get())?.tenant).toBe("t1");
+    expect((await stores.get("t2")?.get())?.tenant).toBe("t2");
+  });
+
+  it.each(["", "t 1", "{t1}", "t1\nlevel=error", "../t1"])(
+    "refuses the tenant id %j with what an id may hold",
+    (tenant) => {
+      const { pool } = hosts(1);
+      expect(() => pool.get(tenant)).toThrow(/tenant must be 1 to 100 letters/);
+      expect(pool.size).toBe(0);
+    },
+  );
+
+  it("one tenant's revoked parent token fails that tenant only, naming it, without the token", async () => {
+    const { pool, lines } = hosts(2, {}, { revoked: new Set(["t1"]) });
+    const failed = await pool
+      .get("t1")
+      .getAccessToken()
+      .catch((e: unknown) => e);
+    expect((failed as EngageVoiceAuthError).code).toBe("exchange_rejected");
+    expect(await pool.get("t2").getAccessToken()).toMatch(/^ey/);
+    expect(`${lines.join("\n")} ${String(failed)}`).not.toContain("revoked-parent-token");
+  });
+
+  it("each tenant keeps its own exchange limit by default: one spending it leaves the others theirs", async () => {
+    const { pool } = hosts(2, {}, { exchangesPerMinute: 1 });
+    await pool.get("t1").getAccessToken();
+    await pool.get("t1").logout();
+    const limited = await pool
+      .get("t1")
+      .getAccessToken()
+      .catch((e: unknown) => e);
+    expect((limited as EngageVoiceAuthError).code).toBe("rate_limited");
+    expect(await pool.get("t2").getAccessToken()).toMatch(/^ey/);
+  });
+
+  it("with a shared budget, tenants past it queue for a slot instead of failing", async () => {
+    const { pool, clock } = hosts(3, { sharedExchangesPerMinute: 2 });
+    const start = clock.now();
+    const tokens = await Promise.all(["t1", "t2", "t3"].map((t) => pool.get(t).getAccessToken()));
+    expect(new Set(tokens).size).toBe(3);
+    // The third waited for the first slot to leave the minute, on the injected sleep.
+    expect(clock.now() - start).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it("lets the least recently used idle manager go beyond maxTenants, and idle ones past idleMs", async () => {
+    const { pool, events, clock } = hosts(4, { maxTenants: 2, idleMs: 10_000 });
+    await pool.get("t1").getAccessToken();
+    await pool.get("t2").getAccessToken();
+    pool.get("t1");
+    await pool.get("t3").getAccessToken();
+    expect(events.filter((e) => e.type === "evicted").map((e) => e.tenant)).toEqual(["t2"]);
+    expect(pool.size).toBe(2);
+    clock.advance(10_000);
+    pool.get("t4");
+    expect(events.filter((e) => e.type === "evicted").map((e) => e.tenant)).toEqual(["t2", "t1", "t3"]);
+    expect(pool.size).toBe(1);
+  });
+
+  it("never lets a manager go while it renews: its rotated refresh token must reach the store", async () => {
+    const { pool, events, hold } = hosts(3, { maxTenants: 1 });
+    const release = hold();
+    const renewing = pool.get("t1").getAccessToken();
+    pool.get("t2");
+    expect(events.some((e) => e.type === "evicted" && e.tenant === "t1")).toBe(false);
+    expect(pool.size).toBe(2);
+    release();
+    await renewing;
+    pool.get("t3");
+    expect(events.filter((e) => e.type === "evicted").map((e) => e.tenant)).toEqual(["t1", "t2"]);
+  });
+
+  /** A wait that ends only when aborted: close()'s deadline never comes. */
+  const endless = (_ms: number, signal?: AbortSignal) =>
+    new Promise<void>((_resolve, reject) => signal?.addEventListener("abort", () => reject(signal.reason)));
+
+  it("close() waits for the renewals in flight to be stored, then refuses new work", async () => {
+    const stores = new Map<string, TokenStore>();
+    const { pool, hold } = hosts(2, {
+      store: (tenant) => {
+        const store = memoryStore();
+        stores.set(tenant, store);
+        return store;
+      },
+      manager: { sleep: endless },
+    });
+    const release = hold();
+    const renewals = ["t1", "t2"].map((t) => pool.get(t).getAccessToken());
+    const closed = pool.close();
+    let settled = false;
+    void closed.then(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    release();
+    expect(await closed).toBe(true);
+    await Promise.all(renewals);
+    expect((await stores.get("t1")?.get())?.refreshToken).toBeTruthy();
+    expect((await stores.get("t2")?.get())?.refreshToken).toBeTruthy();
+    expect(() => pool.get("t1")).toThrow(expect.objectContaining({ code: "closed" }));
+  });
+
+  it("close() resolves false once its deadline passes with a renewal still in flight", async () => {
+    const { pool, hold } = hosts(1);
+    const release = hold();
+    const renewal = pool.get("t1").getAccessToken();
+    expect(await pool.close({ timeoutMs: 1_000 })).toBe(false);
+    release();
+    await renewal;
+  });
+});
