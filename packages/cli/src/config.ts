@@ -92,6 +92,11 @@ export interface ProfileConfig {
   legacyBaseUrl: string;
 }
 
+/** A profile's hosts: as its `login` saved them, else the production hosts. */
+export function profileHosts(config: ConfigFile, profile: string): ProfileConfig {
+  return config.profiles[profile] ?? { baseUrl: DEFAULT_BASE_URL, legacyBaseUrl: DEFAULT_LEGACY_BASE_URL };
+}
+
 export interface ConfigFile {
   profiles: Record<string, ProfileConfig>;
   /** Profile names in the file that are not valid names (`../x`, `CON`): skipped, never used as paths. */

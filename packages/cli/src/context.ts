@@ -17,10 +17,10 @@ import {
   checkOrigin,
   checkProfile,
   configDir,
-  DEFAULT_BASE_URL,
-  DEFAULT_LEGACY_BASE_URL,
   DEFAULT_PROFILE,
   type Platform,
+  type ProfileConfig,
+  profileHosts,
   readConfig,
   secureFolders,
   tokenFile,
@@ -65,6 +65,12 @@ export interface Context<O extends Options = Options> extends Invocation<O> {
   at: Situation;
   err(text: string): void;
 }
+
+/** The option that names each host. */
+const HOST_OPTIONS = { baseUrl: "base-url", legacyBaseUrl: "legacy-base-url" } as const satisfies Record<
+  keyof ProfileConfig,
+  string
+>;
 
 /** `--timeout` (or its variable) in seconds, as ms: a positive number up to an hour. */
 export function timeoutOf(value: string | undefined): number | undefined {
@@ -176,21 +182,15 @@ export async function createContext(
       `engage-voice: warning: ${join(dir, "config.json")} holds ${config.ignored} profile name(s) that are not valid profile names: ignored; fix or remove them\n`,
     );
   }
-  const saved = config.profiles[profile];
-  const baseUrl = checkOrigin(
-    (values["base-url"] as string | undefined) ??
-      (io.env[ENV.baseUrl] || undefined) ??
-      saved?.baseUrl ??
-      DEFAULT_BASE_URL,
-    "base-url",
-  );
-  const legacyBaseUrl = checkOrigin(
-    (values["legacy-base-url"] as string | undefined) ??
-      (io.env[ENV.legacyBaseUrl] || undefined) ??
-      saved?.legacyBaseUrl ??
-      DEFAULT_LEGACY_BASE_URL,
-    "legacy-base-url",
-  );
+  const saved = profileHosts(config, profile);
+  // The option, else its variable, else the profile's host; checked as the client packages check it.
+  const host = (key: keyof ProfileConfig) =>
+    checkOrigin(
+      (values[HOST_OPTIONS[key]] as string | undefined) ?? (io.env[ENV[key]] || undefined) ?? saved[key],
+      HOST_OPTIONS[key],
+    );
+  const baseUrl = host("baseUrl");
+  const legacyBaseUrl = host("legacyBaseUrl");
   const spinner = new Spinner(io.stderr, io.stderr.isTTY === true && !debug);
   const logger: Logger = {
     error: (message) => err(`engage-voice: warning: ${message}\n`),
@@ -206,7 +206,7 @@ export async function createContext(
   const login = [
     "engage-voice login",
     ...(profile === DEFAULT_PROFILE ? [] : [`--profile ${profile}`]),
-    ...(baseUrl === (saved?.baseUrl ?? DEFAULT_BASE_URL) ? [] : [`--base-url ${baseUrl}`]),
+    ...(baseUrl === saved.baseUrl ? [] : [`--${HOST_OPTIONS.baseUrl} ${baseUrl}`]),
   ].join(" ");
   // Last, once nothing here can throw: the timer holds the process until run() stops it.
   const deadline = new CommandDeadline(timeoutMs ?? callDefaults.timeoutMs);

@@ -224,6 +224,26 @@ describe("usage errors exit 2 with one line naming the fix", () => {
     expect(stderr).toMatch(/^engage-voice: /);
   });
 
+  it("each host comes from its option, else its variable, and is checked under the option's name", async () => {
+    for (const [env, args, option] of [
+      [{ ENGAGE_VOICE_LEGACY_BASE_URL: "http://127.0.0.1:9/path" }, [], "--legacy-base-url"],
+      [
+        { ENGAGE_VOICE_BASE_URL: "http://127.0.0.1:9" },
+        ["--legacy-base-url", "ftp://127.0.0.1"],
+        "--legacy-base-url",
+      ],
+      [
+        { ENGAGE_VOICE_BASE_URL: "http://127.0.0.1:9/path" },
+        ["--legacy-base-url", "http://127.0.0.1:9"],
+        "--base-url",
+      ],
+    ] as const) {
+      const { code, stderr } = await cli(["accounts", ...args], { env });
+      expect(code).toBe(2);
+      expect(stderr).toMatch(new RegExp(`^engage-voice: ${option} `));
+    }
+  });
+
   it("a relative ENGAGE_VOICE_CONFIG_DIR is a usage error that names the variable", async () => {
     const { code, stdout, stderr } = await cli(["token"], { env: { ENGAGE_VOICE_CONFIG_DIR: "ev-config" } });
     expect(code).toBe(2);

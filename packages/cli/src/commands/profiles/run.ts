@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { DEFAULT_BASE_URL, DEFAULT_LEGACY_BASE_URL, isProfileName, tokenFile } from "../../config.js";
+import { isProfileName, profileHosts, tokenFile } from "../../config.js";
 import type { Context } from "../../context.js";
 import { sessionFacts } from "../../session-facts.js";
 import { table } from "../../terminal.js";
@@ -16,10 +16,7 @@ export async function profiles(ctx: Context): Promise<void> {
   }
   const rows = [];
   for (const name of [...names].sort()) {
-    const hosts = ctx.config.profiles[name] ?? {
-      baseUrl: DEFAULT_BASE_URL,
-      legacyBaseUrl: DEFAULT_LEGACY_BASE_URL,
-    };
+    const hosts = profileHosts(ctx.config, name);
     const stored = await ctx
       .store(tokenFile(ctx.dir, name, hosts.baseUrl))
       .get()
