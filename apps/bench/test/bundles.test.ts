@@ -233,3 +233,42 @@ describe("the size budgets", () => {
     expect(Object.keys(EXCLUDED).filter((name) => !names.includes(name))).toEqual([]);
   });
 });
+
+type Factories = Record<
+  "createTokenManager" | "legacyLogin" | "apiTokens" | "apiTokenMiddleware",
+  (o: object) => unknown
+>;
+/** The auth package's main entry as a bundler's production build takes it. */
+const productionAuth: Factories = await (async () => {
+  const source = `export { createTokenManager, legacyLogin, apiTokens, apiTokenMiddleware } from "@engage-voice/auth";`;
+  const { code, inputs } = await bundle(source, ["production"], "neutral");
+  expect(inputs.some((input) => input.includes("/dist/production/"))).toBe(true);
+  return import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+})();
+
+describe("the production build of every factory that sends a credential", () => {
+  const production = productionAuth;
+  const base = "http://engage.example";
+  const cases: [keyof Factories, object][] = [
+    ["createTokenManager", { baseUrl: base, rcAccessToken: "parent-token" }],
+    ["legacyLogin", { baseUrl: base, username: "u", password: "secret-password", platformId: "p" }],
+    ["apiTokens", { baseUrl: base, auth: { accessToken: "access-token" } }],
+    ["apiTokenMiddleware", { baseUrl: base }],
+  ];
+
+  it.each(
+    cases.flatMap(([factory, options]) =>
+      ["false", "0", {}, 1].map((flag) => [factory, options, flag] as const),
+    ),
+  )("%s refuses allowInsecureHttp %j instead of reading it as true", async (factory, options, flag) => {
+    const make = production[factory];
+    const given = { ...options, allowInsecureHttp: flag };
+    const error = await thrown(() =>
+      factory === "apiTokenMiddleware"
+        ? (make as unknown as (token: string, o: object) => unknown)("aws80:0a1b2c3d-api-token", given)
+        : make(given),
+    );
+    expect(error.code).toBe("invalid_options");
+    expect(error.message).toMatch(/allowInsecureHttp/);
+  });
+});
