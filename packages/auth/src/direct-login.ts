@@ -1,5 +1,5 @@
 import { callLimits, createLegacyClient, defaultBaseUrls, defaultLogger } from "@engage-voice/client";
-import { LoginRejectedError } from "./errors.js";
+import { LoginRejectedError, VERBOSE } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";
 import {
   integer,
@@ -12,6 +12,7 @@ import {
   requireText,
 } from "./options.js";
 import { globalFetch, requestInit, tokenRequest } from "./requests.js";
+import { noAnswerHint } from "./token-calls.js";
 import type { TokenSet } from "./tokens.js";
 import type { Clock, FetchLike, Logger } from "./types.js";
 
@@ -90,7 +91,14 @@ export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet
     "The direct login",
     () => client.POST("/api/auth/login/admin", { params: { query }, ...requestInit }),
     clock,
-    { type: LoginRejectedError, code: "login_rejected" },
+    {
+      type: LoginRejectedError,
+      code: "login_rejected",
+      hint: VERBOSE
+        ? "the deprecated host did not accept the username, password and platformId given: check all three"
+        : "",
+      noAnswer: noAnswerHint(base.origin, defaultBaseUrls.legacy),
+    },
     [query.password, query.username],
   );
   await onTokens?.(tokens);

@@ -165,10 +165,13 @@ export class NetworkError extends EngageVoiceAuthError {
   override readonly name = "NetworkError";
   declare readonly timedOut: boolean;
 
-  constructor(what: string, cause: unknown) {
+  /** `hint`: where the request went and what to check, said after what happened. */
+  constructor(what: string, cause: unknown, hint = "") {
     const name = (cause as { name?: unknown } | null)?.name;
     const timedOut = name === "TimeoutError" || name === "AbortError" || name === "RequestTimeoutError";
-    super("network_error", `${what} ${timedOut ? "timed out" : "got no answer"}`, { cause });
+    super("network_error", `${what} ${timedOut ? "timed out" : "got no answer"}${hint && `: ${hint}`}`, {
+      cause,
+    });
     this.timedOut = timedOut;
   }
 }

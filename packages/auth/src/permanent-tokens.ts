@@ -7,7 +7,7 @@ import {
   type Middleware,
 } from "@engage-voice/client";
 import { authorize } from "./credential-headers.js";
-import { CredentialRejectedError, EngageVoiceAuthError } from "./errors.js";
+import { CredentialRejectedError, EngageVoiceAuthError, VERBOSE } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";
 import {
   integer,
@@ -124,6 +124,9 @@ export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApi
     hint: byApiToken
       ? "the API token is unknown or was deleted"
       : "the access token expired or is unknown: log in again",
+    notFound: VERBOSE
+      ? `permanent API tokens are an operation of the deprecated host, which ${base.origin} does not serve: give apiTokens() that host as baseUrl, such as ${defaultBaseUrls.legacy} (the default)`
+      : "",
   } as const;
 
   /** One call: its answer's data, or the typed error for a failure or an answer the spec does not allow. */

@@ -61,7 +61,7 @@ export function failure(
   if (status === 429) {
     return new RateLimitedError(
       retryAfterMs(result.response, now) ?? FALLBACK_WAIT_MS,
-      `${what} was rate limited${detail}`,
+      `${what} was rate limited${detail}${rejected?.rateLimited ? `: ${rejected.rateLimited}` : ""}`,
       {
         status,
       },
@@ -88,10 +88,17 @@ export interface Refusal {
   hint?: string;
   /** What a 404 means here and what to do: the host has no such endpoint. */
   notFound?: string;
+  /** What to do about a `429`, beside waiting. */
+  rateLimited?: string;
+  /** Which host did not answer, and what to check. */
+  noAnswer?: string;
 }
 
-/** Makes one request through a generated client, turning a thrown failure into a typed error. */
-export async function send(what: string, call: () => Promise<Result>): Promise<Result> {
+/**
+ * Makes one request through a generated client, turning a thrown failure into a typed error;
+ * `noAnswer` says which host did not answer and what to check.
+ */
+export async function send(what: string, call: () => Promise<Result>, noAnswer?: string): Promise<Result> {
   try {
     return await call();
   } catch (error) {
@@ -103,7 +110,7 @@ export async function send(what: string, call: () => Promise<Result>): Promise<R
         status: error.status,
       });
     }
-    throw new NetworkError(what, error);
+    throw new NetworkError(what, error, noAnswer);
   }
 }
 
@@ -132,7 +139,7 @@ export async function tokenRequest(
   sequence?: number,
 ): Promise<TokenSet> {
   const sentAt = clock.now();
-  const result = await send(what, call);
+  const result = await send(what, call, rejected.noAnswer);
   const data = result.data as TokenResponse | undefined;
   if (result.response.status === 200 && typeof data === "object" && data !== null && !Array.isArray(data)) {
     const problem = malformed(data);

@@ -1,14 +1,28 @@
-import { createClient } from "@engage-voice/client";
+import { createClient, defaultBaseUrls } from "@engage-voice/client";
 import { ExchangeRejectedError, RefreshRejectedError, VERBOSE } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";
 import { requestInit, tokenRequest } from "./requests.js";
 import type { TokenSet } from "./tokens.js";
 import type { Clock, FetchLike, Logger } from "./types.js";
 
+/**
+ * What to check when a host gives no answer: most often a `baseUrl` left out, so that the calls go
+ * to the production host the client defaults to, from a network that cannot reach it.
+ */
+export const noAnswerHint = (origin: string, production: string) =>
+  VERBOSE
+    ? origin === production
+      ? `it went to ${origin}, the production host, which is used when baseUrl is left out: check baseUrl, and that this network reaches that host (proxy, firewall, VPN)`
+      : `it went to ${origin} (baseUrl): check that it is the host you mean, and that this network reaches it (proxy, firewall, VPN)`
+    : "";
+
 /** What a refused exchange means, and what to do: said where the refusal is reported. */
 export const exchangeHints = {
   refused: VERBOSE
     ? "the RingCentral access token (rcAccessToken) is expired, revoked or not a RingCentral access token: obtain a new one from the RingCentral platform and create the manager with it, or give rcAccessToken as a function that returns a current one"
+    : "",
+  rateLimited: VERBOSE
+    ? "a script that runs several times a minute exchanges on every run unless it keeps its session: give it fileStore(path) from @engage-voice/auth/node as its store"
     : "",
   missing: (origin: string) =>
     VERBOSE
@@ -64,6 +78,8 @@ export function tokenCalls(
           code: "exchange_rejected",
           hint: exchangeHints.refused,
           notFound: exchangeHints.missing(origin),
+          rateLimited: exchangeHints.rateLimited,
+          noAnswer: noAnswerHint(origin, defaultBaseUrls.main),
         },
         [rcToken],
         undefined,
@@ -79,7 +95,12 @@ export function tokenCalls(
             ...requestInit,
           }),
         clock,
-        { type: RefreshRejectedError, code: "refresh_rejected", hint: refreshHint },
+        {
+          type: RefreshRejectedError,
+          code: "refresh_rejected",
+          hint: refreshHint,
+          noAnswer: noAnswerHint(origin, defaultBaseUrls.main),
+        },
         [current.refreshToken, current.accessToken],
         current,
       ),
