@@ -1,4 +1,5 @@
 import type { RedisLike } from "./client.js";
+import { runScript, type Script } from "./scripts.js";
 
 /** A Redis command that got no answer in time: the server is down, unreachable or stalled. */
 export class RedisTimeoutError extends Error {
@@ -48,8 +49,15 @@ export function bounded(client: RedisLike, commandTimeoutMs: number) {
     set: (key: string, value: string, options?: Parameters<RedisLike["set"]>[2], ms?: number) =>
       within(() => client.set(key, value, options), ms),
     del: (key: string) => within(() => client.del(key)),
-    eval: (script: string, options: { keys: string[]; arguments: string[] }) =>
-      within(() => client.eval(script, options)),
+    /** The script by its SHA-1, its source only to a server that lacks it. */
+    run: (script: Script, options: { keys: string[]; arguments: string[] }) =>
+      within(() => runScript(client, script, options)),
+    /**
+     * The script's source, in one command sent at once: what must follow an earlier command on the
+     * connection with no round trip between (an EVALSHA answered NOSCRIPT would put one there).
+     */
+    runNow: (script: Script, options: { keys: string[]; arguments: string[] }) =>
+      within(() => client.eval(script.source, options)),
   };
 }
 

@@ -1,5 +1,6 @@
 import { type Lease, type LockHold, storeFailed, withLease } from "@engage-voice/auth/store-kit";
 import type { BoundedRedis } from "./bounded.js";
+import { script } from "./scripts.js";
 
 export interface LockOptions {
   lockTtlMs: number;
@@ -12,8 +13,12 @@ const LEAST_TRY_MS = 1_000;
 
 // Compare-and-act in one atomic script: a holder whose lock expired and was taken by another
 // process must neither extend nor delete the new holder's lock.
-const EXTEND = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end`;
-const RELEASE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`;
+export const EXTEND = script(
+  `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end`,
+);
+export const RELEASE = script(
+  `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`,
+);
 
 /** A value no other holder has: 128 random bits, from Web Crypto (Node 20+, Bun, Deno). */
 function ownerToken(): string {
@@ -51,18 +56,22 @@ export function withRedisLock<T>(
         // A try that got no answer may still run once Redis answers again (a stalled server reads
         // it later, a client's offline queue sends it on reconnect), taking a lock nobody would
         // release until its TTL ends. This compare-and-delete follows it on the same connection.
-        client.eval(RELEASE, { keys: [lockKey], arguments: [owner] }).catch(() => {});
+        client.runNow(RELEASE, { keys: [lockKey], arguments: [owner] }).catch(() => {});
         throw storeFailed("The Redis lock of the token set could not be taken", error);
       }
       return reply === "OK";
     },
     // 0: the lock expired and someone else may hold it now; extending is no longer ours to do.
     renew: async () =>
-      (await client.eval(EXTEND, { keys: [lockKey], arguments: [owner, String(lockTtlMs)] })) === 1,
+      (await client.run(EXTEND, { keys: [lockKey], arguments: [owner, String(lockTtlMs)] })) === 1,
     // A failed release only delays the next holder until the TTL ends: the task's outcome stands.
     release: async () => {
-      const released = client.eval(RELEASE, { keys: [lockKey], arguments: [owner] });
-      if (client.failing()) {
+      const failing = client.failing();
+      const released = (failing ? client.runNow : client.run)(RELEASE, {
+        keys: [lockKey],
+        arguments: [owner],
+      });
+      if (failing) {
         // Redis died or stalled mid-renewal: this answer would take another commandTimeoutMs and hold
         // the caller's new token for nothing. The release still goes out (a client's offline queue
         // sends it on reconnect), and on one connection it runs before this process's next command.

@@ -12,6 +12,7 @@ import { bounded } from "./bounded.js";
 import type { RedisLike } from "./client.js";
 import { withRedisLock } from "./lock.js";
 import { redisNames, redisStoreDefaults, redisStoreLimits, requirePrefix, requireTenant } from "./options.js";
+import { script } from "./scripts.js";
 
 export interface RedisStoreOptions {
   /** A connected client: node-redis v5's `createClient()` fits as it is. */
@@ -52,10 +53,10 @@ function check(options: RedisStoreOptions) {
   const given = optionsOf(options, "redisStore()", true);
   refuseUnknown(given, KNOWN, "redisStore()");
   const { client } = given;
-  const methods = ["get", "set", "del", "eval"] as const;
+  const methods = ["get", "set", "del", "eval", "evalSha"] as const;
   if (typeof client !== "object" || client === null || methods.some((m) => typeof client[m] !== "function")) {
     throw invalidOptions(
-      "redisStore() needs a Redis client with get, set, del and eval (node-redis v5 fits)",
+      "redisStore() needs a Redis client with get, set, del, eval and evalSha (node-redis v5 fits)",
     );
   }
   return {
@@ -88,7 +89,7 @@ const failed = storeFailed;
 // The stored value is judged as fromStored() reads it: what is not a token set counts as absent and
 // is replaced (the set being written may hold the only valid refresh token), and a missing or
 // malformed sequence counts as 0.
-const SET_IF_NEWER = `
+export const SET_IF_NEWER = script(`
 local current = redis.call("get", KEYS[1])
 if current then
   local ok, stored = pcall(cjson.decode, current)
@@ -107,7 +108,7 @@ if current then
   end
 end
 redis.call("set", KEYS[1], ARGV[1])
-return 1`;
+return 1`);
 
 /** A set's `sequence` as fromStored() reads it: 0 when it is missing or not a safe whole number. */
 function sequenceOf(tokens: TokenSet): number {
@@ -144,7 +145,7 @@ export function redisStore(options: RedisStoreOptions): RedisTokenStore {
     async set(tokens) {
       try {
         // A TokenSet turns itself into redacted JSON: its copied fields are what is stored.
-        await client.eval(SET_IF_NEWER, {
+        await client.run(SET_IF_NEWER, {
           keys: [key],
           arguments: [JSON.stringify({ ...tokens }), String(sequenceOf(tokens)), tokens.accessToken],
         });

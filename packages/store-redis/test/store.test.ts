@@ -119,6 +119,9 @@ describe("redisStore", () => {
       eval: async () => {
         throw new Error(`connection lost while sending ${secret}`);
       },
+      evalSha: async () => {
+        throw new Error(`connection lost while sending ${secret}`);
+      },
     };
     const store = redisStore({ client: broken, tenant: "acme", lockTimeoutMs: 0 });
     const errors = await Promise.all([
@@ -136,8 +139,17 @@ describe("redisStore", () => {
 
   it.each([
     ["no options", undefined, /needs \{ client, tenant \}/],
-    ["no client", { client: undefined, tenant: "acme" }, /Redis client with get, set, del and eval/],
-    ["a client without eval", { client: { get() {}, set() {}, del() {} }, tenant: "acme" }, /Redis client/],
+    ["no client", { client: undefined, tenant: "acme" }, /Redis client with get, set, del, eval and evalSha/],
+    [
+      "a client without eval",
+      { client: { get() {}, set() {}, del() {}, evalSha() {} }, tenant: "acme" },
+      /Redis client/,
+    ],
+    [
+      "a client without evalSha",
+      { client: { get() {}, set() {}, del() {}, eval() {} }, tenant: "acme" },
+      /evalSha/,
+    ],
     [
       "no tenant",
       { tenant: undefined },
