@@ -8,6 +8,15 @@ import { jsonText } from "../terminal.js";
 
 export const json = jsonText;
 
+/**
+ * What a command writes on stdout, in the one mode the run chose: `data` as JSON (`--json`, or stdout
+ * is not a terminal and `--table` was not given), else `text()`, for people (a table, a sentence).
+ * `asJson` is given by the commands whose text is a bare value for `$(…)`: only `--json` changes it.
+ */
+export function print(ctx: Context, data: unknown, text: () => string, asJson = ctx.json): void {
+  ctx.out(asJson ? json(data) : text());
+}
+
 export const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 /** What every call of a command shares: its deadline (--timeout) and where its retries are logged. */

@@ -1,6 +1,6 @@
 import { type Context, session } from "../../context.js";
 import { table } from "../../terminal.js";
-import { answerError, json } from "../shared.js";
+import { answerError, print } from "../shared.js";
 
 export async function accounts(ctx: Context): Promise<void> {
   const auth = await session(ctx);
@@ -8,10 +8,7 @@ export async function accounts(ctx: Context): Promise<void> {
   if (!response.ok || !Array.isArray(data)) {
     throw await answerError(ctx, response, error);
   }
-  if (ctx.json) {
-    return ctx.out(json(data));
-  }
-  ctx.out(
+  print(ctx, data, () =>
     table(
       ["ACCOUNT ID", "NAME", "MAIN ACCOUNT", "RC ACCESS", "ARCHIVED"],
       data.map((a) => [a.accountId, a.accountName, a.mainAccountId, a.rcAccountAccess, a.archivedAccount]),

@@ -5,7 +5,7 @@ import { ENV } from "../../env.js";
 import { CliError, EXIT, usageError } from "../../exit.js";
 import { sessionFacts } from "../../session-facts.js";
 import { printable, promptHidden, readStdin } from "../../terminal.js";
-import { iso, json } from "../shared.js";
+import { iso, print } from "../shared.js";
 import type { loginOptions } from "./index.js";
 
 /**
@@ -63,29 +63,26 @@ export async function login(ctx: Context<typeof loginOptions>): Promise<void> {
   );
 
   const { user, accounts, expiresAt } = sessionFacts(tokens);
-  if (ctx.json) {
-    ctx.out(
-      json({
-        profile: ctx.profile,
-        baseUrl: ctx.baseUrl,
-        legacyBaseUrl: ctx.legacyBaseUrl,
-        user,
-        accountIds: accounts.map((a) => a.accountId),
-        accessTokenExpiresAt: iso(expiresAt),
-      }),
+  const facts = {
+    profile: ctx.profile,
+    baseUrl: ctx.baseUrl,
+    legacyBaseUrl: ctx.legacyBaseUrl,
+    user,
+    accountIds: accounts.map((a) => a.accountId),
+    accessTokenExpiresAt: iso(expiresAt),
+  };
+  print(ctx, facts, () => {
+    // Every name and ID below came from the API: printable() before it reaches a terminal.
+    const who = user
+      ? ` as ${printable(user.firstName)} ${printable(user.lastName)} (${printable(user.username ?? user.agentId)})`
+      : "";
+    const named = accounts.map(
+      (a) => `${printable(a.accountId)}${a.accountName ? ` (${printable(a.accountName)})` : ""}`,
     );
-    return;
-  }
-  // Every name and ID below came from the API: printable() before it reaches a terminal.
-  const who = user
-    ? ` as ${printable(user.firstName)} ${printable(user.lastName)} (${printable(user.username ?? user.agentId)})`
-    : "";
-  ctx.out(`Logged in to ${ctx.baseUrl}${who.replace(/\s+/g, " ")}, profile ${ctx.profile}.\n`);
-  const named = accounts.map(
-    (a) => `${printable(a.accountId)}${a.accountName ? ` (${printable(a.accountName)})` : ""}`,
-  );
-  if (named.length) {
-    ctx.out(`Accounts: ${named.join(", ")}\n`);
-  }
-  ctx.out(`Access token valid until ${iso(expiresAt)}, renewed as needed (engage-voice token).\n`);
+    return [
+      `Logged in to ${ctx.baseUrl}${who.replace(/\s+/g, " ")}, profile ${ctx.profile}.\n`,
+      named.length ? `Accounts: ${named.join(", ")}\n` : "",
+      `Access token valid until ${iso(expiresAt)}, renewed as needed (engage-voice token).\n`,
+    ].join("");
+  });
 }

@@ -4,7 +4,19 @@ import { isProfileName, profileHosts, tokenFile } from "../../config.js";
 import type { Context } from "../../context.js";
 import { sessionFacts } from "../../session-facts.js";
 import { table } from "../../terminal.js";
-import { iso, json } from "../shared.js";
+import { iso, print } from "../shared.js";
+
+interface ProfileRow {
+  profile: string;
+  current: boolean;
+  baseUrl: string;
+  legacyBaseUrl: string;
+  loggedIn: boolean;
+  user: string | undefined;
+  accountIds: string[];
+  accessTokenExpiresAt: string | undefined;
+  renewable: boolean;
+}
 
 export async function profiles(ctx: Context): Promise<void> {
   const names = new Set(Object.keys(ctx.config.profiles));
@@ -14,7 +26,7 @@ export async function profiles(ctx: Context): Promise<void> {
       names.add(entry.name);
     }
   }
-  const rows = [];
+  const rows: ProfileRow[] = [];
   for (const name of [...names].sort()) {
     const hosts = profileHosts(ctx.config, name);
     const stored = await ctx
@@ -34,25 +46,21 @@ export async function profiles(ctx: Context): Promise<void> {
       renewable: facts?.renewable ?? false,
     });
   }
-  if (ctx.json) {
-    return ctx.out(json(rows));
-  }
-  if (rows.length === 0) {
-    return ctx.out("No profiles yet: run engage-voice login\n");
-  }
-  ctx.out(
-    table(
-      ["", "PROFILE", "HOST", "USER", "ACCOUNTS", "SESSION"],
-      rows.map((r) => [
-        r.current ? "*" : "",
-        r.profile,
-        r.baseUrl,
-        r.user ?? "",
-        r.accountIds.join(","),
-        !r.loggedIn
-          ? "logged out"
-          : `token until ${r.accessTokenExpiresAt}${r.renewable ? ", renewable" : ", not renewable"}`,
-      ]),
-    ),
+  print(ctx, rows, () =>
+    rows.length === 0
+      ? "No profiles yet: run engage-voice login\n"
+      : table(
+          ["", "PROFILE", "HOST", "USER", "ACCOUNTS", "SESSION"],
+          rows.map((r) => [
+            r.current ? "*" : "",
+            r.profile,
+            r.baseUrl,
+            r.user ?? "",
+            r.accountIds.join(","),
+            !r.loggedIn
+              ? "logged out"
+              : `token until ${r.accessTokenExpiresAt}${r.renewable ? ", renewable" : ", not renewable"}`,
+          ]),
+        ),
   );
 }

@@ -1,7 +1,7 @@
 import { type Context, session } from "../../context.js";
 import { roleNames } from "../../roles.js";
 import { table } from "../../terminal.js";
-import { answerError, json } from "../shared.js";
+import { answerError, print } from "../shared.js";
 import type { usersOptions } from "./index.js";
 import { treeOrder } from "./tree.js";
 
@@ -26,13 +26,12 @@ export async function users(ctx: Context<typeof usersOptions>): Promise<void> {
   if (!response.ok || !Array.isArray(data)) {
     throw await answerError(ctx, response, error);
   }
-  if (ctx.json) {
-    return ctx.out(json(data));
-  }
-  const style = ctx.io.stdout.isTTY === true ? "lines" : "indent";
-  const rows = treeOrder(data as UserRow[], style).map(([user, prefix]) => {
-    const name = user.fullName ?? `${user.firstName ?? ""} ${user.lastName ?? ""}`.trim();
-    return [user.userId, user.userName, `${prefix}${name}`, user.enabled, roleNames(user.roles)];
+  print(ctx, data, () => {
+    const style = ctx.io.stdout.isTTY === true ? "lines" : "indent";
+    const rows = treeOrder(data as UserRow[], style).map(([user, prefix]) => {
+      const name = user.fullName ?? `${user.firstName ?? ""} ${user.lastName ?? ""}`.trim();
+      return [user.userId, user.userName, `${prefix}${name}`, user.enabled, roleNames(user.roles)];
+    });
+    return table(["USER ID", "USER NAME", "NAME", "ENABLED", "ROLES"], rows);
   });
-  ctx.out(table(["USER ID", "USER NAME", "NAME", "ENABLED", "ROLES"], rows));
 }

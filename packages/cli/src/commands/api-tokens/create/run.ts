@@ -1,6 +1,6 @@
 import { UnexpectedResponseError } from "@engage-voice/auth";
 import { isPermanentApiToken } from "@engage-voice/client";
-import { json } from "../../shared.js";
+import { print } from "../../shared.js";
 import { apiTokensOf, type LegacyContext } from "../client.js";
 
 export async function create(ctx: LegacyContext): Promise<void> {
@@ -14,9 +14,5 @@ export async function create(ctx: LegacyContext): Promise<void> {
     );
   }
   // Like `token`: the bare value unless --json, so that $(engage-voice api-tokens create) works.
-  if (ctx.values.json) {
-    ctx.out(json({ apiToken: created }));
-  } else {
-    ctx.out(`${created}\n`);
-  }
+  print(ctx, { apiToken: created }, () => `${created}\n`, ctx.values.json === true);
 }

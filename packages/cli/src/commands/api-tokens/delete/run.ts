@@ -3,7 +3,7 @@ import { maskToken } from "../../../api-token.js";
 import type { Context } from "../../../context.js";
 import { CliError, EXIT, usageError } from "../../../exit.js";
 import { confirm, readStdin } from "../../../terminal.js";
-import { json } from "../../shared.js";
+import { print } from "../../shared.js";
 import { apiTokensOf } from "../client.js";
 import type { deleteOptions } from "./index.js";
 
@@ -47,9 +47,5 @@ export async function remove(ctx: DeleteContext): Promise<void> {
     }
   }
   await (await apiTokensOf(ctx)).delete(target);
-  if (ctx.json) {
-    ctx.out(json({ deleted: maskToken(target) }));
-  } else {
-    ctx.out(`Deleted the permanent API token ${maskToken(target)}.\n`);
-  }
+  print(ctx, { deleted: maskToken(target) }, () => `Deleted the permanent API token ${maskToken(target)}.\n`);
 }
