@@ -5,6 +5,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { callDefaults } from "@engage-voice/client";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatedProxy, gatedProxy } from "./gated-proxy.js";
@@ -131,7 +132,12 @@ describe.skipIf(!hasScript)("on a terminal", () => {
     sandbox.faults.next({ kind: "rate-limit", retryAfterSeconds: 2, path: "/voice/api/v1/admin/users" });
     const { code, output } = await onTerminal(home, ["users", "--flatten"]);
     expect(code).toBe(0);
-    expect(output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting 2 s before trying again \(rate limit or retry\)…/);
+    // The client waits the Retry-After in full, plus up to callDefaults.retryAfterJitterMs at random.
+    const longest = Math.ceil((2_000 + callDefaults.retryAfterJitterMs) / 1000);
+    const seconds = Array.from({ length: longest - 1 }, (_, i) => i + 2).join("|");
+    expect(output).toMatch(
+      new RegExp(`[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting (?:${seconds}) s before trying again \\(rate limit or retry\\)…`),
+    );
     expect(output).toMatch(/USER ID\s+USER NAME/);
   });
 
