@@ -4,6 +4,13 @@ import { invalidOptions } from "@engage-voice/auth/store-kit";
 /** The defaults of `redisStore()`'s options, in milliseconds where a time. The README quotes them. */
 export const redisStoreDefaults = {
   prefix: "engage-voice",
+  /**
+   * A set nobody renewed for a week belongs to a tenant that stopped using the service: its refresh
+   * token has most likely expired by then (the API does not publish its lifetime), and live
+   * credentials of a gone customer should not stay in Redis for ever. A tenant that comes back later
+   * costs one exchange of its parent token.
+   */
+  setTtlMs: 7 * 24 * 3_600_000,
   lockTtlMs: 15_000,
   lockTimeoutMs: 120_000,
   commandTimeoutMs: 5_000,
@@ -11,6 +18,8 @@ export const redisStoreDefaults = {
 
 /** The range of each numeric option, inclusive. */
 export const redisStoreLimits = {
+  // At least twice the access token's five minutes: a set in use is renewed long before it expires.
+  setTtlMs: [600_000, 365 * 24 * 3_600_000],
   // Bounded above too: a TTL of hours would let a crashed holder block renewals that long, and a
   // timeout past the platform's timer range would fire at once.
   lockTtlMs: [30, 3_600_000],

@@ -26,6 +26,11 @@ export interface RedisStoreOptions {
   /** What the keys start with. Default `"engage-voice"`; no braces, spaces or control characters. */
   prefix?: string;
   /**
+   * The token set expires this long after its last write (each renewal writes it), so the sets of
+   * tenants nobody serves any more leave Redis. Default 7 days (10 minutes to 365 days).
+   */
+  setTtlMs?: number;
+  /**
    * The lock's time to live. The holder extends it every third of this while it renews, so only a
    * holder that crashed (or stalled that long) loses it. Default 4 000 ms.
    */
@@ -39,7 +44,15 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number;
 }
 
-const KNOWN = ["client", "tenant", "prefix", "lockTtlMs", "lockTimeoutMs", "commandTimeoutMs"] as const;
+const KNOWN = [
+  "client",
+  "tenant",
+  "prefix",
+  "setTtlMs",
+  "lockTtlMs",
+  "lockTimeoutMs",
+  "commandTimeoutMs",
+] as const;
 
 const within = (name: keyof typeof redisStoreLimits, value: unknown) => {
   const [least, most] = redisStoreLimits[name];
@@ -63,6 +76,7 @@ function check(options: RedisStoreOptions) {
     client,
     tenant: requireTenant(given.tenant),
     prefix: requirePrefix(given.prefix),
+    setTtlMs: within("setTtlMs", given.setTtlMs),
     lockTtlMs: within("lockTtlMs", given.lockTtlMs),
     lockTimeoutMs: within("lockTimeoutMs", given.lockTimeoutMs),
     commandTimeoutMs: within("commandTimeoutMs", given.commandTimeoutMs),
@@ -88,7 +102,7 @@ const failed = storeFailed;
 // while frozen cannot overwrite the good set with one whose refresh token was revoked meanwhile.
 // The stored value is judged as fromStored() reads it: what is not a token set counts as absent and
 // is replaced (the set being written may hold the only valid refresh token), and a missing or
-// malformed sequence counts as 0.
+// malformed sequence counts as 0. Each write sets the expiry anew: only a set nobody renews expires.
 export const SET_IF_NEWER = script(`
 local current = redis.call("get", KEYS[1])
 if current then
@@ -107,7 +121,7 @@ if current then
     end
   end
 end
-redis.call("set", KEYS[1], ARGV[1])
+redis.call("set", KEYS[1], ARGV[1], "PX", ARGV[4])
 return 1`);
 
 /** A set's `sequence` as fromStored() reads it: 0 when it is missing or not a safe whole number. */
@@ -127,7 +141,15 @@ export interface RedisTokenStore extends TokenStore {
  * set first, so an expiry seen by all of them costs one refresh and no refresh token is spent twice.
  */
 export function redisStore(options: RedisStoreOptions): RedisTokenStore {
-  const { client: given, tenant, prefix, lockTtlMs, lockTimeoutMs, commandTimeoutMs } = check(options);
+  const {
+    client: given,
+    tenant,
+    prefix,
+    setTtlMs,
+    lockTtlMs,
+    lockTimeoutMs,
+    commandTimeoutMs,
+  } = check(options);
   const client = bounded(given, commandTimeoutMs);
   const { tokens: key, lock: lockKey } = redisNames(tenant, prefix);
   return {
@@ -147,7 +169,12 @@ export function redisStore(options: RedisStoreOptions): RedisTokenStore {
         // A TokenSet turns itself into redacted JSON: its copied fields are what is stored.
         await client.run(SET_IF_NEWER, {
           keys: [key],
-          arguments: [JSON.stringify({ ...tokens }), String(sequenceOf(tokens)), tokens.accessToken],
+          arguments: [
+            JSON.stringify({ ...tokens }),
+            String(sequenceOf(tokens)),
+            tokens.accessToken,
+            String(setTtlMs),
+          ],
         });
       } catch (error) {
         throw failed("The token set could not be written to Redis", error);

@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import type { TokenSet } from "@engage-voice/auth";
 import { describe, expect, it } from "vitest";
-import { type RedisLike, redisStore } from "../src/index.js";
+import { type RedisLike, redisStore, redisStoreDefaults, redisStoreLimits } from "../src/index.js";
 import { connect, freshTenant } from "./helpers.js";
 
 /** What a manager hands to `set`: a token set that prints itself redacted, like TokenSet does. */
@@ -70,6 +70,24 @@ describe("redisStore", () => {
       await store.clear();
     }
     expect(await redis.exists(stores.map(([, base]) => `${base}:tokens`))).toBe(0);
+  });
+
+  it("writes the set with an expiry, set anew by every write, so that only a set nobody renews expires", async () => {
+    const redis = await connect();
+    const { tenant, tokens: key } = freshTenant();
+    const store = redisStore({ client: redis, tenant });
+    const { setTtlMs } = redisStoreDefaults;
+    await store.set(sample(1));
+    // PTTL only counts down from what was set; a minute of slack is a hang guard, not a timing verdict.
+    expect(await redis.pTTL(key)).toBeGreaterThan(setTtlMs - 60_000);
+    expect(await redis.pTTL(key)).toBeLessThanOrEqual(setTtlMs);
+    await redis.pExpire(key, 60_000);
+    await store.set(sample(1)); // the same set written again, as the in-flight mark's put-back is
+    expect(await redis.pTTL(key)).toBeGreaterThan(setTtlMs - 60_000);
+    const [least] = redisStoreLimits.setTtlMs;
+    await redisStore({ client: redis, tenant, setTtlMs: least }).set(sample(1));
+    expect(await redis.pTTL(key)).toBeLessThanOrEqual(least);
+    expect(await redis.pTTL(key)).toBeGreaterThan(least - 60_000);
   });
 
   it.each([
@@ -179,6 +197,12 @@ describe("redisStore", () => {
       /commandTimeoutMs must be an integer from 10 to 60000/,
     ],
     ["a command timeout past a minute", { commandTimeoutMs: 60_001 }, /commandTimeoutMs/],
+    [
+      "a set TTL shorter than ten minutes",
+      { setTtlMs: 599_999 },
+      /setTtlMs must be an integer from 600000 to 31536000000/,
+    ],
+    ["a set TTL past a year", { setTtlMs: 31_536_000_001 }, /setTtlMs/],
     ["a fractional command timeout", { commandTimeoutMs: 100.5 }, /commandTimeoutMs/],
     [
       "a misspelt option",
@@ -206,9 +230,9 @@ describe("redisStore", () => {
   it("accepts every option at the ends of its range", async () => {
     const client = await connect();
     for (const options of [
-      { lockTtlMs: 30, lockTimeoutMs: 0, commandTimeoutMs: 10, tenant: "a", prefix: "x" },
+      { lockTtlMs: 30, lockTimeoutMs: 0, commandTimeoutMs: 10, tenant: "a", prefix: "x", setTtlMs: 600_000 },
       { tenant: `A${"z".repeat(99)}`, prefix: "é:".repeat(100) },
-      { lockTtlMs: 3_600_000, lockTimeoutMs: 3_600_000, commandTimeoutMs: 60_000 },
+      { lockTtlMs: 3_600_000, lockTimeoutMs: 3_600_000, commandTimeoutMs: 60_000, setTtlMs: 31_536_000_000 },
     ]) {
       expect(typeof redisStore({ client, tenant: "acme", ...options }).lock).toBe("function");
     }
