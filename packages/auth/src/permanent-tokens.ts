@@ -68,7 +68,15 @@ export interface ApiTokens {
  * not take `X-Auth-Token`), so `create` cannot be called here; at run time it fails with
  * `bearer_required`.
  */
-export type ApiTokensByApiToken = Omit<ApiTokens, "create"> & { readonly create: never };
+export type ApiTokensByApiToken = Omit<ApiTokens, "create"> & {
+  /**
+   * Not callable: its `this` type is the reason, which the compiler's error quotes ("The 'this'
+   * context … is not assignable to method's 'this' of type 'create needs a bearer access token…'").
+   */
+  create(
+    this: "create needs a bearer access token: apiTokens({ auth: { accessToken } }); an API token (auth.apiToken) can only list and delete",
+  ): Promise<never>;
+};
 
 const TOKENS = "/voice/api/v1/admin/token";
 
