@@ -40,7 +40,7 @@ function bash(lines: string[], home: string) {
   const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
   // bash, and the node it started, as one process group: a failed test leaves neither running.
   onTestFinished(() => {
-    if (child.exitCode === null && child.pid !== undefined) {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
       process.kill(-child.pid, "SIGKILL");
     }
   });

@@ -37,6 +37,8 @@ describe("engage-voice token with a valid stored session", () => {
         expiresAt: now + 86_400_000,
         obtainedAt: now,
         sequence: 1,
+        // A session is the profile's: `login` stamps it with the profile as its tenant.
+        tenant: "default",
       }),
       { mode: 0o600 },
     );
