@@ -67,9 +67,12 @@ export interface RunningRedis {
 export async function startRedis({
   port,
   appendOnlyDir,
+  args = [],
 }: {
   port?: number;
   appendOnlyDir?: string;
+  /** More of redis-server's flags (`--cluster-enabled yes`, `--dir …`). */
+  args?: readonly string[];
 } = {}): Promise<RunningRedis> {
   if (!existsSync(REDIS_SERVER)) {
     throw new Error(
@@ -78,7 +81,7 @@ export async function startRedis({
   }
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOn(port ?? (await freePort()), appendOnlyDir);
+      return await startOn(port ?? (await freePort()), appendOnlyDir, args);
     } catch (error) {
       if (port !== undefined || attempt === 3) {
         throw error;
@@ -87,7 +90,11 @@ export async function startRedis({
   }
 }
 
-async function startOn(listen: number, appendOnlyDir: string | undefined): Promise<RunningRedis> {
+async function startOn(
+  listen: number,
+  appendOnlyDir: string | undefined,
+  args: readonly string[],
+): Promise<RunningRedis> {
   const child = spawn(
     REDIS_SERVER,
     [
@@ -95,6 +102,7 @@ async function startOn(listen: number, appendOnlyDir: string | undefined): Promi
       ...(appendOnlyDir
         ? ["--appendonly", "yes", "--appendfsync", "always", "--dir", appendOnlyDir]
         : ["--appendonly", "no"]),
+      ...args,
     ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );

@@ -9,4 +9,5 @@ export {
   startPrism,
 } from "./prism.js";
 export { ping, REDIS_SERVER, type RunningRedis, startRedis } from "./redis.js";
+export { REDIS_CLI, type RunningRedisCluster, startRedisCluster } from "./redis-cluster.js";
 export { type StaticOptions, type StaticServer, serveStatic } from "./serve-static.js";
