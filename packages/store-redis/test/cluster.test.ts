@@ -1,0 +1,115 @@
+// The store's main behaviours on a single redis-server and on a real Redis Cluster of three masters
+// (node-redis's createCluster): one refresh per expiry for many managers, the lock, and a tenant's
+// keys in one slot. Tenants are spread over the cluster's nodes by their hash tags.
+import { createTokenManager } from "@engage-voice/auth";
+import { fakeHosts } from "@engage-voice/fake-hosts";
+import { type RunningRedisCluster, startRedisCluster } from "@engage-voice/test-kit/servers";
+import { createClient, createCluster } from "redis";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type RedisLike, redisNames, redisStore } from "../src/index.js";
+import { freshTenant } from "./helpers.js";
+
+/** What the tests need of a connection: the store's commands and a few of their own. */
+type Connection = RedisLike & {
+  exists(key: string): Promise<number>;
+  close(): Promise<unknown>;
+};
+
+let cluster: RunningRedisCluster;
+const opened: Connection[] = [];
+beforeAll(async () => {
+  cluster = await startRedisCluster();
+});
+afterAll(async () => {
+  await Promise.all(opened.splice(0).map((connection) => connection.close()));
+  await cluster?.stop();
+});
+
+const topologies: [string, () => Promise<Connection>][] = [
+  ["a single server", async () => (await createClient({ url: inject("redisUrl") }).connect()) as Connection],
+  [
+    "a Redis Cluster",
+    async () =>
+      (await createCluster({
+        rootNodes: cluster.urls.map((url) => ({ url })),
+      }).connect()) as unknown as Connection,
+  ],
+];
+
+/** The manager's own waits and jitter, as a user's; the tenant the store names. */
+const PLAIN = { sleep: undefined, random: undefined, tenant: undefined };
+
+describe.each(topologies)("redisStore on %s", (_, open) => {
+  /** A connection of another "process". */
+  const connect = async () => {
+    const connection = await open();
+    opened.push(connection);
+    return connection;
+  };
+
+  it("makes one refresh per tenant across an expiry, for several managers each", async () => {
+    const tenants = Array.from({ length: 6 }, () => freshTenant());
+    const redis = await connect();
+    await Promise.all(
+      tenants.map(async ({ tenant, lock }) => {
+        const { clock, server, managerOn } = fakeHosts(createTokenManager);
+        const make = async () => managerOn(redisStore({ client: await connect(), tenant }), PLAIN).auth;
+        const initial = await (await make()).getAccessToken();
+        clock.advance(301_000);
+        const managers = await Promise.all(Array.from({ length: 3 }, make));
+        const tokens = await Promise.all(managers.map((m) => m.getAccessToken()));
+        expect(new Set(tokens).size).toBe(1);
+        expect(tokens[0]).not.toBe(initial);
+        expect(server.calls).toMatchObject({ refresh: 1, exchange: 1 });
+        expect(await redis.exists(lock)).toBe(0);
+      }),
+    );
+  });
+
+  it("runs one tenant's renewals strictly one after another", async () => {
+    const { tenant, lock } = freshTenant();
+    const stores = await Promise.all(
+      Array.from({ length: 3 }, async () => redisStore({ client: await connect(), tenant })),
+    );
+    let inside = 0;
+    let most = 0;
+    await Promise.all(
+      stores.flatMap((store) =>
+        [1, 2].map(() =>
+          store.lock?.(async () => {
+            most = Math.max(most, ++inside);
+            await new Promise((resolve) => setImmediate(resolve));
+            inside--;
+          }),
+        ),
+      ),
+    );
+    expect(most).toBe(1);
+    expect(await (await connect()).exists(lock)).toBe(0);
+  });
+});
+
+describe("a tenant's keys on a Redis Cluster", () => {
+  it("hash to one slot, and tenants spread over the nodes", async () => {
+    const slots = new Set<number>();
+    for (let i = 0; i < 20; i++) {
+      const names = redisNames(`tenant-${i}`, "ev-test");
+      const [tokens, lock, released] = await Promise.all(
+        [names.tokens, names.lock, names.released].map((key) => keySlot(cluster.nodes[0]?.port, key)),
+      );
+      expect(lock).toBe(tokens);
+      expect(released).toBe(tokens);
+      slots.add(tokens as number);
+    }
+    expect(slots.size).toBeGreaterThan(1);
+  });
+});
+
+async function keySlot(port: number | undefined, key: string): Promise<number> {
+  const client = await createClient({ url: `redis://127.0.0.1:${port}` }).connect();
+  try {
+    return Number(await client.clusterKeySlot(key));
+  } finally {
+    await client.close();
+  }
+}
