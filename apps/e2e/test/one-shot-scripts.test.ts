@@ -97,6 +97,22 @@ describe.concurrent.each(nodes)("a one-shot script on %s", (_, binary) => {
       expect(code).toBe(1);
     });
 
+    it("whose caller gave up on the exchange makes no further token call for nobody, and ends", async () => {
+      // The exchange has retries left when the caller's deadline passes: a renewal nobody waits for
+      // any more must neither hold the process nor spend the exchange's limit.
+      const received: string[] = [];
+      const host = await startLoopbackHost((response, url) => {
+        received.push(url);
+        neverAnswer(response, url);
+      });
+      const { code, stdout } = await run(binary, [script, host.base, "sandbox-rc-token-ada", "800"]).finally(
+        host.stop,
+      );
+      expect(stdout).toBe("error request_timeout\n");
+      expect(code).toBe(1);
+      expect(received).toEqual([`${EXCHANGE}?includeRefresh=true`]);
+    });
+
     it.each(Object.entries(scenarios))("where %s ends as it should", async (_, scenario) => {
       const sandbox: RunningSandbox = await startSandbox({ faults: { enabled: true } });
       try {

@@ -80,8 +80,11 @@ export interface TokenManagerOptions {
 export type TokenEvent = CyclerEvent & { tenant: string };
 
 export interface TokenManager {
-  /** A valid access token: exchanges on first use, renews ahead of expiry. */
-  getAccessToken(): Promise<string>;
+  /**
+   * A valid access token: exchanges on first use, renews ahead of expiry. `signal` ends the wait for a
+   * renewal (which ends too once every caller waiting for it has given up).
+   */
+  getAccessToken(options?: { signal?: AbortSignal }): Promise<string>;
   /** Renews now (joining a renewal already under way) and returns the new token set. */
   refresh(): Promise<TokenSet>;
   /**
@@ -128,11 +131,7 @@ export function wireManager(config: ManagerConfig, limiter?: ExchangeLimit) {
   const { tenant, fetch, clock, logger, sleep, random, timeoutMs, maxRetries, origin } = config;
   // The token calls of a renewal every caller gave up on end at once (see the cycler's waitFor).
   const renewalFetch: FetchLike = (input, init) => {
-    const abandoned = cycler.renewalSignal();
-    if (!abandoned) {
-      return fetch(input, init);
-    }
-    const signals = [abandoned, init?.signal ?? input.signal].filter((s): s is AbortSignal => !!s);
+    const signals = [cycler.renewalSignal(), init?.signal].filter((s) => s instanceof AbortSignal);
     return fetch(input, { ...init, signal: AbortSignal.any(signals) });
   };
   const onEvent = config.onEvent;
@@ -161,7 +160,7 @@ export function wireManager(config: ManagerConfig, limiter?: ExchangeLimit) {
   });
 
   const manager: TokenManager = {
-    getAccessToken: () => cycler.accessToken(),
+    getAccessToken: (options) => cycler.accessToken(options?.signal),
     refresh: () => cycler.acquire({ kind: "new" }),
     client: authoriser.client,
     middleware: authoriser.middleware,

@@ -5,6 +5,7 @@ import { closeTimeoutOf, readManagerConfig } from "./manager-config.js";
 import { integer, invalid, optionalFunction, optionsOf, refuseUnknown } from "./options.js";
 import type { TokenStore } from "./store.js";
 import { requireTenant } from "./tenant.js";
+import { describe } from "./token-cycler.js";
 
 /** What every tenant's manager shares: all of `createTokenManager`'s options but the per-tenant ones. */
 export type SharedManagerOptions = Omit<
@@ -111,7 +112,7 @@ export function createTenantPool(options: TenantPoolOptions): TenantPool {
     try {
       onEvent?.(event);
     } catch (error) {
-      logger.error?.(`onEvent failed: ${(error as Error)?.name ?? "Error"}`);
+      logger.error?.(`onEvent failed: ${describe(error)}`);
     }
   };
   // A Map iterates in insertion order: re-inserting on each use keeps the least recently used first.
@@ -125,7 +126,7 @@ export function createTenantPool(options: TenantPoolOptions): TenantPool {
       tenant,
       rcAccessToken: () => parentTokenOf(tenant),
       ...(storeOf ? { store: storeOf(tenant) } : {}),
-      ...(onEvent ? { onEvent: tell } : {}),
+      onEvent: tell,
     });
     const { manager, renewing } = wireManager(config, budget);
     tell({ type: "created", tenant });
@@ -155,10 +156,9 @@ export function createTenantPool(options: TenantPoolOptions): TenantPool {
       if (!over && now - entry.usedAt < idleMs) {
         return;
       }
+      // One that renews stays; the next, more recently used, may be idle or beyond the bound too.
       if (!entry.renewing()) {
         evict(tenant, entry);
-      } else if (!over) {
-        return;
       }
     }
   }

@@ -318,7 +318,7 @@ export function createTokenCycler(deps: CyclerDeps) {
       try {
         return await obtain(gen, hold, signal);
       } catch (error) {
-        emit({ type: "failed", code: (error as EngageVoiceAuthError).code ?? "error" });
+        emit({ type: "failed", code: String((error as { code?: unknown }).code) });
         if (gen !== generation || error instanceof LockLost || signal.aborted) {
           throw error;
         }

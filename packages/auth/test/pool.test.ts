@@ -203,4 +203,32 @@ describe("createTenantPool", () => {
     release();
     await renewal;
   });
+
+  it("refuses what it cannot use, with the fix", () => {
+    expect(() => createTenantPool({ rcAccessToken: "one-token-for-all" as never })).toThrow(
+      /rcAccessToken: a function \(tenant\) =>/,
+    );
+    expect(() => createTenantPool({ rcAccessToken: () => "t", maxTenants: 0 })).toThrow(
+      /maxTenants must be an integer/,
+    );
+    expect(() => createTenantPool({ rcAccessToken: () => "t", tenants: 3 } as never)).toThrow(/tenants/);
+  });
+
+  it("logs an onEvent that throws and goes on", async () => {
+    const { pool, lines } = hosts(1, {
+      onEvent: () => {
+        throw new Error("counter down");
+      },
+    });
+    expect(await pool.get("t1").getAccessToken()).toMatch(/^ey/);
+    expect(lines.join("\n")).toMatch(/onEvent failed: Error/);
+  });
+
+  it("after close(), refuses to hand out a manager, naming the tenant", async () => {
+    const { pool } = hosts(1, { maxTenants: 1 });
+    await pool.get("t1").getAccessToken();
+    pool.get("t2");
+    expect(await pool.close()).toBe(true);
+    expect(() => pool.get("t1")).toThrow(/The tenant pool was closed: no manager for tenant "t1"/);
+  });
 });

@@ -5,8 +5,10 @@ import { createClient } from "@engage-voice/client";
 import { describe, expect, it } from "vitest";
 import { ERRORS_DOCS, VERBOSE } from "../src/errors.js";
 import {
+  createTenantPool,
   createTokenManager,
   type EngageVoiceAuthError,
+  memoryStore,
   OriginMismatchError,
   ReauthRequiredError,
   TransportRefusedError,
@@ -51,6 +53,37 @@ describe("errors of the production build", () => {
       expect(error.code, JSON.stringify(options)).toBe("invalid_options");
       expect(error.message).toMatch(lean("invalid_options", subject));
     }
+  });
+
+  it("refuse a tenant's mistakes with the code and the tenant", async () => {
+    const badTenant = await thrown(() => createTokenManager({ rcAccessToken: "t", tenant: "a b" }));
+    expect(badTenant.message).toMatch(lean("invalid_options", "tenant"));
+    const noTenant = await thrown(() => createTokenManager({ rcAccessToken: "t", store: memoryStore() }));
+    expect(noTenant.message).toMatch(lean("invalid_options", "tenant"));
+    const twoTenants = await thrown(() =>
+      createTokenManager({ rcAccessToken: "t", tenant: "a", store: { ...memoryStore(), tenant: "b" } }),
+    );
+    expect(twoTenants.message).toMatch(lean("invalid_options", "tenant"));
+    const store = memoryStore();
+    await setup({ store, tenant: "acme" }).auth.getAccessToken();
+    const mismatch = await thrown(() => setup({ store, tenant: "globex", logger: {} }).auth.getAccessToken());
+    expect(mismatch.message).toMatch(lean("tenant_mismatch", "tenant globex"));
+    let account = "111";
+    const answers = createTokenManager({
+      rcAccessToken: "t",
+      tenant: "acme",
+      logger: {},
+      fetch: async () =>
+        Response.json({ accessToken: `access-${account}`, refreshToken: "r", mainAccountId: account }),
+    });
+    await answers.getAccessToken();
+    account = "222";
+    expect((await thrown(() => answers.refresh())).message).toMatch(lean("tenant_mismatch", "tenant acme"));
+    const pool = createTenantPool({ rcAccessToken: () => "t" });
+    await pool.close();
+    expect((await thrown(() => pool.get("t1"))).message).toMatch(lean("closed", "pool"));
+    const noFunction = await thrown(() => createTenantPool({ rcAccessToken: "t" as never }));
+    expect(noFunction.message).toMatch(lean("invalid_options", "rcAccessToken"));
   });
 
   it("say which token call was refused, without the hint", async () => {
