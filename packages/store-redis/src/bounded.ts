@@ -45,6 +45,8 @@ export function bounded(client: RedisLike, commandTimeoutMs: number) {
   return {
     /** True once a command has failed or had no answer in time, until another one succeeds. */
     failing: () => failing,
+    /** Any other command (of another connection, as SUBSCRIBE) under the same deadline. */
+    within: <T>(command: () => Promise<T>) => within(command),
     get: (key: string) => within(() => client.get(key)),
     set: (key: string, value: string, options?: Parameters<RedisLike["set"]>[2], ms?: number) =>
       within(() => client.set(key, value, options), ms),

@@ -1,3 +1,4 @@
 export type { RedisLike } from "./client.js";
 export { type RedisNames, redisNames, redisStoreDefaults, redisStoreLimits } from "./options.js";
+export type { RedisSubscriber } from "./released.js";
 export { type RedisStoreOptions, type RedisTokenStore, redisStore } from "./store.js";

@@ -1,12 +1,23 @@
 import { type Lease, type LockHold, storeFailed, withLease } from "@engage-voice/auth/store-kit";
 import type { BoundedRedis } from "./bounded.js";
+import type { ReleaseSignal } from "./released.js";
 import { script } from "./scripts.js";
 
 export interface LockOptions {
   lockTtlMs: number;
   lockTimeoutMs: number;
   commandTimeoutMs: number;
+  /** Where its releases are published. */
+  channel: string;
+  /** Present: waiters wake on a release instead of polling. */
+  released: ReleaseSignal | undefined;
 }
+
+/**
+ * With a subscriber, a waiter sleeps up to this share of the lock's TTL between tries when no release
+ * is heard: a holder that crashed announces nothing, and its lock expires within one TTL.
+ */
+const QUIET_WAIT_SHARE = 1 / 4;
 
 /** Even a last try gets this long to answer (or less, if commands time out sooner). */
 const LEAST_TRY_MS = 1_000;
@@ -16,8 +27,9 @@ const LEAST_TRY_MS = 1_000;
 export const EXTEND = script(
   `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end`,
 );
+// The release is announced on the tenant's channel (ARGV[2]) only when the lock was ours and is gone.
 export const RELEASE = script(
-  `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`,
+  `if redis.call("get", KEYS[1]) == ARGV[1] then redis.call("del", KEYS[1]) redis.call("publish", ARGV[2], "") return 1 else return 0 end`,
 );
 
 /** A value no other holder has: 128 random bits, from Web Crypto (Node 20+, Bun, Deno). */
@@ -36,12 +48,17 @@ function ownerToken(): string {
 export function withRedisLock<T>(
   client: BoundedRedis,
   lockKey: string,
-  { lockTtlMs, lockTimeoutMs, commandTimeoutMs }: LockOptions,
+  { lockTtlMs, lockTimeoutMs, commandTimeoutMs, channel, released }: LockOptions,
   task: (hold: LockHold) => Promise<T>,
 ): Promise<T> {
   const owner = ownerToken();
+  const release = { keys: [lockKey], arguments: [owner, channel] };
+  const deadline = Date.now() + lockTimeoutMs;
+  // The releases heard before the last try: one heard after it ends the pause that follows it.
+  let heardBefore = 0;
   const lease: Lease = {
     async take(remainingMs) {
+      heardBefore = released?.heard() ?? 0;
       let reply: unknown;
       try {
         reply = await client.set(
@@ -56,7 +73,7 @@ export function withRedisLock<T>(
         // A try that got no answer may still run once Redis answers again (a stalled server reads
         // it later, a client's offline queue sends it on reconnect), taking a lock nobody would
         // release until its TTL ends. This compare-and-delete follows it on the same connection.
-        client.runNow(RELEASE, { keys: [lockKey], arguments: [owner] }).catch(() => {});
+        client.runNow(RELEASE, release).catch(() => {});
         throw storeFailed("The Redis lock of the token set could not be taken", error);
       }
       return reply === "OK";
@@ -67,27 +84,36 @@ export function withRedisLock<T>(
     // A failed release only delays the next holder until the TTL ends: the task's outcome stands.
     release: async () => {
       const failing = client.failing();
-      const released = (failing ? client.runNow : client.run)(RELEASE, {
-        keys: [lockKey],
-        arguments: [owner],
-      });
+      const sent = (failing ? client.runNow : client.run)(RELEASE, release);
       if (failing) {
         // Redis died or stalled mid-renewal: this answer would take another commandTimeoutMs and hold
         // the caller's new token for nothing. The release still goes out (a client's offline queue
         // sends it on reconnect), and on one connection it runs before this process's next command.
-        released.catch(() => {});
+        sent.catch(() => {});
         return;
       }
-      await released;
+      await sent;
     },
   };
-  return withLease(
-    lease,
-    {
-      timeoutMs: lockTimeoutMs,
-      renewEveryMs: lockTtlMs / 3,
-      timedOut: () => storeFailed(`The Redis lock of the token set stayed taken for ${lockTimeoutMs} ms`),
-    },
-    task,
+  const listening = released?.listening() ?? Promise.resolve(false);
+  return listening.then((subscribed) =>
+    withLease(
+      lease,
+      {
+        ...(subscribed && released
+          ? {
+              pause: (ms: number) =>
+                released.pause(
+                  Math.min(Math.max(ms, lockTtlMs * QUIET_WAIT_SHARE), Math.max(1, deadline - Date.now())),
+                  heardBefore,
+                ),
+            }
+          : {}),
+        timeoutMs: lockTimeoutMs,
+        renewEveryMs: lockTtlMs / 3,
+        timedOut: () => storeFailed(`The Redis lock of the token set stayed taken for ${lockTimeoutMs} ms`),
+      },
+      task,
+    ),
   );
 }

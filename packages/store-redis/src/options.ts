@@ -11,7 +11,11 @@ export const redisStoreDefaults = {
    * costs one exchange of its parent token.
    */
   setTtlMs: 7 * 24 * 3_600_000,
-  lockTtlMs: 15_000,
+  /**
+   * Short: a holder that was SIGKILLed blocks its tenant at most this long. Its heartbeat extends the
+   * lock every third of it, so a renewal itself may take as long as it needs.
+   */
+  lockTtlMs: 4_000,
   lockTimeoutMs: 120_000,
   commandTimeoutMs: 5_000,
 } as const;

@@ -12,6 +12,7 @@ import { bounded } from "./bounded.js";
 import type { RedisLike } from "./client.js";
 import { withRedisLock } from "./lock.js";
 import { redisNames, redisStoreDefaults, redisStoreLimits, requirePrefix, requireTenant } from "./options.js";
+import { type RedisSubscriber, releaseSignal } from "./released.js";
 import { script } from "./scripts.js";
 
 export interface RedisStoreOptions {
@@ -31,8 +32,15 @@ export interface RedisStoreOptions {
    */
   setTtlMs?: number;
   /**
+   * A second connection, for SUBSCRIBE: `await client.duplicate().connect()`. With it, a renewal that
+   * waits for the lock tries again as soon as the holder releases it (announced on the tenant's
+   * channel) instead of sleeping out its backoff. One subscriber serves any number of stores.
+   */
+  subscriber?: RedisSubscriber;
+  /**
    * The lock's time to live. The holder extends it every third of this while it renews, so only a
-   * holder that crashed (or stalled that long) loses it. Default 4 000 ms.
+   * holder that crashed (or stalled that long) loses it, and a crashed holder blocks its tenant at
+   * most this long. Default 4 000 ms.
    */
   lockTtlMs?: number;
   /** How long a renewal waits for the lock before it fails with `store_failed`. Default 120 000 ms. */
@@ -46,6 +54,7 @@ export interface RedisStoreOptions {
 
 const KNOWN = [
   "client",
+  "subscriber",
   "tenant",
   "prefix",
   "setTtlMs",
@@ -72,8 +81,23 @@ function check(options: RedisStoreOptions) {
       "redisStore() needs a Redis client with get, set, del, eval and evalSha (node-redis v5 fits)",
     );
   }
+  const { subscriber } = given;
+  if (
+    subscriber !== undefined &&
+    (typeof subscriber !== "object" || subscriber === null || typeof subscriber.subscribe !== "function")
+  ) {
+    throw invalidOptions(
+      "subscriber must be a connected second client for SUBSCRIBE: await client.duplicate().connect()",
+    );
+  }
+  if (subscriber !== undefined && (subscriber as unknown) === client) {
+    throw invalidOptions(
+      "subscriber must be another connection than client (a subscribed connection sends no other command): await client.duplicate().connect()",
+    );
+  }
   return {
     client,
+    subscriber,
     tenant: requireTenant(given.tenant),
     prefix: requirePrefix(given.prefix),
     setTtlMs: within("setTtlMs", given.setTtlMs),
@@ -143,6 +167,7 @@ export interface RedisTokenStore extends TokenStore {
 export function redisStore(options: RedisStoreOptions): RedisTokenStore {
   const {
     client: given,
+    subscriber,
     tenant,
     prefix,
     setTtlMs,
@@ -151,7 +176,8 @@ export function redisStore(options: RedisStoreOptions): RedisTokenStore {
     commandTimeoutMs,
   } = check(options);
   const client = bounded(given, commandTimeoutMs);
-  const { tokens: key, lock: lockKey } = redisNames(tenant, prefix);
+  const { tokens: key, lock: lockKey, released: channel } = redisNames(tenant, prefix);
+  const released = subscriber && releaseSignal(subscriber, channel, client.within);
   return {
     tenant,
     async get() {
@@ -187,6 +213,7 @@ export function redisStore(options: RedisStoreOptions): RedisTokenStore {
         throw failed("The token set could not be deleted from Redis", error);
       }
     },
-    lock: (task) => withRedisLock(client, lockKey, { lockTtlMs, lockTimeoutMs, commandTimeoutMs }, task),
+    lock: (task) =>
+      withRedisLock(client, lockKey, { lockTtlMs, lockTimeoutMs, commandTimeoutMs, channel, released }, task),
   };
 }

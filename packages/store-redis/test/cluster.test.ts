@@ -6,13 +6,21 @@ import { fakeHosts } from "@engage-voice/fake-hosts";
 import { type RunningRedisCluster, startRedisCluster } from "@engage-voice/test-kit/servers";
 import { createClient, createCluster } from "redis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type RedisLike, redisNames, redisStore } from "../src/index.js";
+import {
+  type RedisLike,
+  type RedisSubscriber,
+  redisNames,
+  redisStore,
+  redisStoreDefaults,
+} from "../src/index.js";
 import { freshTenant } from "./helpers.js";
 
 /** What the tests need of a connection: the store's commands and a few of their own. */
 type Connection = RedisLike & {
   exists(key: string): Promise<number>;
+  pTTL(key: string): Promise<number>;
   close(): Promise<unknown>;
+  duplicate(): { connect(): Promise<RedisSubscriber & { close(): Promise<unknown> }> };
 };
 
 let cluster: RunningRedisCluster;
@@ -86,6 +94,73 @@ describe.each(topologies)("redisStore on %s", (_, open) => {
     );
     expect(most).toBe(1);
     expect(await (await connect()).exists(lock)).toBe(0);
+  });
+
+  it("holds the lock for lockTtlMs at a time (what a crashed holder costs), extended by its heartbeat", async () => {
+    const { tenant, lock } = freshTenant();
+    const redis = await connect();
+    const ttl = await redisStore({ client: redis, tenant }).lock?.(() => redis.pTTL(lock));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(redisStoreDefaults.lockTtlMs);
+  });
+
+  it.each([
+    ["with a subscriber, wakes on the release: its second try takes the lock", true],
+    ["without one, polls while the holder holds on", false],
+  ])("a waiter %s", async (_, subscribed) => {
+    const { tenant } = freshTenant();
+    const holder = redisStore({ client: await connect(), tenant });
+    const waiting = await connect();
+    let tries = 0;
+    let tried: () => void = () => {};
+    const firstTry = new Promise<void>((resolve) => {
+      tried = resolve;
+    });
+    // The waiter's connection, counting its tries for the lock (SET NX) once answered.
+    const counting: RedisLike = {
+      get: (key) => waiting.get(key),
+      set: async (key, value, options) => {
+        const reply = await waiting.set(key, value, options);
+        if (options?.condition === "NX") {
+          tries++;
+          tried();
+        }
+        return reply;
+      },
+      del: (key) => waiting.del(key),
+      eval: (script, options) => waiting.eval(script, options),
+      evalSha: (sha, options) => waiting.evalSha(sha, options),
+    };
+    const subscriber = subscribed ? await waiting.duplicate().connect() : undefined;
+    if (subscriber) {
+      opened.push(subscriber as unknown as Connection);
+    }
+    const waiter = redisStore({ client: counting, tenant, ...(subscriber ? { subscriber } : {}) });
+    let letGo: () => void = () => {};
+    let entered: () => void = () => {};
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const held = holder.lock?.(async () => {
+      entered();
+      await new Promise<void>((resolve) => {
+        letGo = resolve;
+      });
+    });
+    await inside;
+    const waited = waiter.lock?.(async () => "the waiter ran");
+    await firstTry;
+    // A second of holding on after the waiter's first try: a poller's backoff (up to 200 ms) would try
+    // several times meanwhile. Not a verdict on time: the count below is.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    letGo();
+    await held;
+    expect(await waited).toBe("the waiter ran");
+    if (subscribed) {
+      expect(tries).toBe(2);
+    } else {
+      expect(tries).toBeGreaterThan(2);
+    }
   });
 });
 

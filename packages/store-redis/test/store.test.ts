@@ -183,6 +183,8 @@ describe("redisStore", () => {
     ["a prefix with a brace", { prefix: "ev{x" }, /prefix must be/],
     ["a prefix with a space", { prefix: "ev x" }, /prefix must be/],
     ["a prefix with a control character", { prefix: "ev\u0000" }, /prefix must be/],
+    ["a subscriber without subscribe", { subscriber: {} }, /subscriber must be a connected second client/],
+    ["the client as its own subscriber", "same", /subscriber must be another connection than client/],
     ["a key (tenant and prefix name it)", { key: "x" }, /has no option "key"/],
     ["a fractional TTL", { lockTtlMs: 1.5 }, /lockTtlMs must be an integer from 30 to 3600000/],
     ["a tiny TTL", { lockTtlMs: 3 }, /lockTtlMs/],
@@ -214,9 +216,11 @@ describe("redisStore", () => {
     const given =
       options === undefined
         ? undefined
-        : "client" in options
-          ? options
-          : { client: redis, tenant: "acme", ...options };
+        : typeof options === "string"
+          ? { client: redis, tenant: "acme", subscriber: redis }
+          : "client" in options
+            ? options
+            : { client: redis, tenant: "acme", ...options };
     let error: unknown;
     try {
       redisStore(given as never);
