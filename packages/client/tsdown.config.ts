@@ -1,7 +1,9 @@
 import { defineConfig, type UserConfig } from "tsdown";
 
 const common: UserConfig = {
-  entry: ["src/index.ts"],
+  // index: the public entry; internal: what the SDK's other packages share with it (no semver promise).
+  // Built together, so that both entries share one copy of each module (one ClientOptionsError class).
+  entry: ["src/index.ts", "src/internal.ts"],
   format: ["esm", "cjs"],
   platform: "neutral",
   target: "es2022",

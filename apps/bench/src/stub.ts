@@ -1,5 +1,6 @@
 // The answers every contender gets, built once so that each call pays only for a new Response.
-import { defaultBaseUrls, operation } from "@engage-voice/client";
+import { operation } from "@engage-voice/client";
+import { defaultBaseUrls } from "@engage-voice/client/internal";
 
 // The document's paths, from the generated table: the bench keeps no list of its own.
 export const BASE_URL = defaultBaseUrls.main;

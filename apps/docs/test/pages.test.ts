@@ -6,7 +6,7 @@
 // commands run on the sandbox as shown. Screenshots (see chromium.ts) go to test-results/.
 import { access, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { defaultBaseUrls } from "@engage-voice/client";
+import { defaultBaseUrls } from "@engage-voice/client/internal";
 import type { RunningSandbox } from "@engage-voice/sandbox";
 import { serveStatic } from "@engage-voice/test-kit/servers";
 import type { Browser, Page } from "playwright-core";

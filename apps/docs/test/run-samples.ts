@@ -6,7 +6,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { defaultBaseUrls } from "@engage-voice/client";
+import { defaultBaseUrls } from "@engage-voice/client/internal";
 import type { RunningSandbox } from "@engage-voice/sandbox";
 
 const run = promisify(execFile);

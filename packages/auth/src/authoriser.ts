@@ -1,15 +1,12 @@
 import {
-  type CallPolicy,
-  callPolicyOf,
   createClient,
   type EngageVoiceClient,
   type EngageVoiceClientOptions,
-  GUARDED,
   idempotentMethods,
   type Middleware,
   printablePath,
-  runCall,
 } from "@engage-voice/client";
+import { type CallPolicy, callPolicyOf, GUARDED, runCall } from "@engage-voice/client/internal";
 import { setBearer } from "./credential-headers.js";
 import { EngageVoiceAuthError, OriginMismatchError, VERBOSE } from "./errors.js";
 import { readPrefix } from "./limited-fetch.js";

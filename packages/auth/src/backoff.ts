@@ -1,4 +1,4 @@
-import { backoffDelay as backoff } from "@engage-voice/client";
+import { backoffDelay as backoff } from "@engage-voice/client/internal";
 
 /** The waits between token calls after a transient failure: longer than an API call's (the client's). */
 export const backoffDefaults = { firstMs: 1_000, maxMs: 30_000 } as const;

@@ -1,4 +1,5 @@
-import { callLimits, createLegacyClient, defaultBaseUrls, defaultLogger } from "@engage-voice/client";
+import { callLimits, createLegacyClient } from "@engage-voice/client";
+import { defaultBaseUrls, defaultLogger } from "@engage-voice/client/internal";
 import { LoginRejectedError, VERBOSE } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";
 import {

@@ -1,11 +1,10 @@
-import {
-  type CallOptions,
-  callPolicyOf,
-  type EngageVoiceClient,
-  type EngageVoiceClientOptions,
-  type Middleware,
-  type Sleep,
+import type {
+  CallOptions,
+  EngageVoiceClient,
+  EngageVoiceClientOptions,
+  Middleware,
 } from "@engage-voice/client";
+import { callPolicyOf, type Sleep } from "@engage-voice/client/internal";
 import { createAuthoriser } from "./authoriser.js";
 import { type ExchangeLimit, exchangeLimiter } from "./exchange-limiter.js";
 import { closeTimeoutOf, type ManagerConfig, readManagerConfig } from "./manager-config.js";

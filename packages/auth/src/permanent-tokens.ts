@@ -1,11 +1,5 @@
-import {
-  callLimits,
-  createLegacyClient,
-  defaultBaseUrls,
-  defaultLogger,
-  isPermanentApiToken,
-  type Middleware,
-} from "@engage-voice/client";
+import { callLimits, createLegacyClient, isPermanentApiToken, type Middleware } from "@engage-voice/client";
+import { defaultBaseUrls, defaultLogger } from "@engage-voice/client/internal";
 import { authorize } from "./credential-headers.js";
 import { CredentialRejectedError, EngageVoiceAuthError, VERBOSE } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";

@@ -1,10 +1,5 @@
-import {
-  isApiError,
-  quotableErrorCode,
-  ResponseParseError,
-  retryAfterMs,
-  type TokenResponse,
-} from "@engage-voice/client";
+import { isApiError, ResponseParseError, retryAfterMs, type TokenResponse } from "@engage-voice/client";
+import { quotableErrorCode } from "@engage-voice/client/internal";
 import {
   type AuthErrorCode,
   type EngageVoiceAuthError,

@@ -1,4 +1,5 @@
-import { createClient, defaultBaseUrls } from "@engage-voice/client";
+import { createClient } from "@engage-voice/client";
+import { defaultBaseUrls } from "@engage-voice/client/internal";
 import { ExchangeRejectedError, RefreshRejectedError, VERBOSE } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";
 import { requestInit, tokenRequest } from "./requests.js";

@@ -2,7 +2,7 @@
 // contact-center host, a host that does not answer (a forgotten baseUrl reaching production), a
 // refused direct login, and a script that exchanges on every run until it is rate limited. The hosts
 // are stubs: each answer is the one under test.
-import { defaultBaseUrls } from "@engage-voice/client";
+import { defaultBaseUrls } from "@engage-voice/client/internal";
 import { describe, expect, it } from "vitest";
 import {
   apiTokens,

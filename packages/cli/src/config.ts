@@ -3,7 +3,7 @@
 import { chmod, readFile, stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { fileStore, type TokenStore, writePrivateFile } from "@engage-voice/auth/node";
-import { defaultBaseUrls, checkOrigin as originRule } from "@engage-voice/client";
+import { defaultBaseUrls, checkOrigin as originRule } from "@engage-voice/client/internal";
 import { ENV } from "./env.js";
 import { CliError, EXIT, usageError } from "./exit.js";
 

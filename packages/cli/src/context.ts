@@ -10,7 +10,8 @@ import {
   type TokenManagerOptions,
 } from "@engage-voice/auth";
 import { fileStore, type TokenStore } from "@engage-voice/auth/node";
-import { callDefaults, callLimits, pathTemplateOf, sleep as waitFor } from "@engage-voice/client";
+import { callDefaults, callLimits, pathTemplateOf } from "@engage-voice/client";
+import { sleep as waitFor } from "@engage-voice/client/internal";
 import type { Command, Invocation, Options } from "./command.js";
 import {
   type ConfigFile,

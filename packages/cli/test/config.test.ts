@@ -2,7 +2,7 @@
 // source, no process needed.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { defaultBaseUrls } from "@engage-voice/client";
+import { defaultBaseUrls } from "@engage-voice/client/internal";
 import { describe, expect, it } from "vitest";
 import {
   checkOrigin,

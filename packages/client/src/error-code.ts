@@ -3,7 +3,7 @@
  * characters. Only a code of this shape is quoted in a message; anything else in an error body may
  * echo what the call sent.
  */
-export const PLATFORM_ERROR_CODE = /^(?=.{1,80}$)[a-z][a-z0-9]{0,30}(?:[._][a-z0-9]{1,30}){1,6}$/;
+const PLATFORM_ERROR_CODE = /^(?=.{1,80}$)[a-z][a-z0-9]{0,30}(?:[._][a-z0-9]{1,30}){1,6}$/;
 
 /**
  * `errorCode` when it is safe to quote in a message or a log: shaped like the platform's codes and

@@ -11,48 +11,25 @@ import {
   unknownOption,
 } from "./options.js";
 
-export type { Client, ClientOptions, Middleware } from "openapi-fetch";
+// The public entry: what users call and name. What the SDK's other packages share with the client is
+// `./internal.ts` (`@engage-voice/client/internal`, no semver promise).
+export type { Client, Middleware } from "openapi-fetch";
 export { isPermanentApiToken } from "./api-token.js";
-export { encodeForm, MAX_ANSWER_BYTES, parseBody, ResponseParseError } from "./body.js";
+export { MAX_ANSWER_BYTES, ResponseParseError } from "./body.js";
 export {
-  backoffDelay,
   type CallOptions,
-  type CallPolicy,
   callDefaults,
-  defaultLogger,
   idempotentMethods,
   type Logger,
   RequestTimeoutError,
   retriedStatuses,
-  runCall,
-  type Sleep,
-  sleep,
 } from "./call-policy.js";
-export { PLATFORM_ERROR_CODE, quotableErrorCode } from "./error-code.js";
-export {
-  defaultBaseUrls,
-  type HttpMethod,
-  httpMethods,
-  type LegacyPath,
-  type MainPath,
-  type OperationId,
-  operationTable,
-} from "./generated/hosts.js";
-export { schemaPatterns } from "./generated/patterns.js";
+export { type HttpMethod, httpMethods, type OperationId, operationTable } from "./generated/hosts.js";
 export type { components, operations, paths } from "./generated/schema.js";
-export { GUARDED } from "./media-types.js";
 export { type Operation, operation } from "./operation.js";
-export {
-  ClientOptionsError,
-  callLimits,
-  callPolicyOf,
-  type PolicyOptions,
-  unknownOption,
-  wholeNumber,
-} from "./options.js";
-export { checkOrigin } from "./origin.js";
+export { ClientOptionsError, callLimits } from "./options.js";
 export { pathTemplateOf, printablePath } from "./path-templates.js";
-export { MAX_RETRY_AFTER_MS, retryAfterMs } from "./retry-after.js";
+export { retryAfterMs } from "./retry-after.js";
 
 type Schemas = components["schemas"];
 

@@ -57,13 +57,7 @@ export function unknownOption(given: object, known: readonly string[], call: str
 }
 
 /** A whole number within [least, most], or `fallback` when absent. */
-export function wholeNumber(
-  name: string,
-  value: unknown,
-  fallback: number,
-  least: number,
-  most: number,
-): number {
+function wholeNumber(name: string, value: unknown, fallback: number, least: number, most: number): number {
   if (value === undefined) {
     return fallback;
   }

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { isPermanentApiToken, schemaPatterns } from "../src/index.js";
+import { schemaPatterns } from "../src/generated/patterns.js";
+import { isPermanentApiToken } from "../src/index.js";
 
 // The one shape of a permanent API token: the document's `PermanentApiToken`. @engage-voice/auth
 // (create, delete) and the CLI (create, delete) check with it, so this table is the rule for all.

@@ -13,15 +13,14 @@ import { describe, expect, it } from "vitest";
 import {
   ClientOptionsError,
   callDefaults,
-  callPolicyOf,
   createClient,
   createLegacyClient,
-  MAX_RETRY_AFTER_MS,
   RequestTimeoutError,
   retriedStatuses,
   retryAfterMs,
-  runCall,
 } from "../src/index.js";
+import { callPolicyOf, runCall } from "../src/internal.js";
+import { MAX_RETRY_AFTER_MS } from "../src/retry-after.js";
 import { stubFetch } from "./stub-fetch.js";
 
 const USERS = "/voice/api/v1/admin/users";

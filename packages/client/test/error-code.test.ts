@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quotableErrorCode } from "../src/index.js";
+import { quotableErrorCode } from "../src/internal.js";
 
 // The one rule for quoting an error body's `errorCode`: @engage-voice/auth's errors and the CLI's
 // lines both call it, so this table is the rule for both.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkOrigin } from "../src/index.js";
+import { checkOrigin } from "../src/internal.js";
 
 // The one origin rule: the clients, @engage-voice/auth, the CLI's --base-url and the sandbox's
 // handlers all call it, so this table is the rule for all of them.

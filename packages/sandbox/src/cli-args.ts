@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { unknownOption } from "@engage-voice/client";
+import { unknownOption } from "@engage-voice/client/internal";
 import type { StartSandboxOptions } from "./node.js";
 import { EXCHANGE_RATE_LIMIT_SCOPES, type ExchangeRateLimitScope, SANDBOX_DEFAULTS } from "./options.js";
 import { DEFAULT_PARENT_TOKENS, MAX_TENANTS } from "./seed.js";

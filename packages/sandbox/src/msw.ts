@@ -1,6 +1,6 @@
 // The sandbox as Mock Service Worker handlers: a test's fetch calls to the hosts are answered by the
 // sandbox's apps in the same process, with no port at all (msw 2 or 3, an optional peer dependency).
-import { checkOrigin, defaultBaseUrls } from "@engage-voice/client";
+import { checkOrigin, defaultBaseUrls } from "@engage-voice/client/internal";
 import { http, type RequestHandler } from "msw";
 import { createSandboxApps, type SandboxApps, type SandboxOptions } from "./app.js";
 

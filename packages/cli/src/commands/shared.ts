@@ -1,6 +1,7 @@
 // What the commands' work shares: output helpers, the options of every call, and an API answer that
 // is not a success as an error. Imported by the commands' `run` modules only, never by the parser.
-import { quotableErrorCode, retryAfterMs } from "@engage-voice/client";
+import { retryAfterMs } from "@engage-voice/client";
+import { quotableErrorCode } from "@engage-voice/client/internal";
 import type { Context } from "../context.js";
 import { ENV } from "../env.js";
 import { ApiAnswerError } from "../explain.js";
