@@ -5,13 +5,11 @@ import {
   RateLimitedError,
   ReauthRequiredError,
   RefreshRejectedError,
-  safeCause,
-  storeFailed,
 } from "./errors.js";
 import type { ExchangeLimit } from "./exchange-limiter.js";
-import { isMarkOf, LockLost, markInFlight, stillHeld } from "./in-flight.js";
+import { describe, LockLost, lockingStore, stillHeld } from "./locking-store.js";
 import type { RenewalPolicy } from "./renewal-policy.js";
-import { type LockHold, readsLocally, type TokenStore } from "./store.js";
+import type { LockHold, TokenStore } from "./store.js";
 import { answeredForAnother, storedForAnother } from "./tenant.js";
 import type { tokenCalls } from "./token-calls.js";
 import { boundTo, fromStored, type TokenSet, withoutRefreshToken } from "./tokens.js";
@@ -60,17 +58,15 @@ interface Running {
   waiters: number;
 }
 
-/** A log-safe description: this package's messages hold no secret; foreign ones are not quoted. */
-export function describe(error: unknown): string {
-  return error instanceof EngageVoiceAuthError ? error.message : String(safeCause(error));
-}
+export { describe } from "./locking-store.js";
 
 /**
  * Holds the token set and renews it: one renewal at a time, shared by every caller that needs one
  * (Azure's token cycler; google-auth-library's refresh promise), under the store's lock when it has
- * one. It renews on demand only: no timers. With a lock, the rules of `in-flight.ts` keep a spent
- * refresh token from being presented by a holder that lost its lock or by the successor of one that
- * never stored its outcome.
+ * one. It renews on demand only: no timers. This is the session: its tokens, the shared renewal,
+ * logout's generation and failures; with a lock, the rules of `locking-store.ts` keep a spent refresh
+ * token from being presented by a holder that lost its lock or by the successor of one that never
+ * stored its outcome.
  */
 export function createTokenCycler(deps: CyclerDeps) {
   const { store, logger, clock, policy, calls, limiter, tenant } = deps;
@@ -83,9 +79,7 @@ export function createTokenCycler(deps: CyclerDeps) {
   let failures = 0;
   let nextAttemptAt = 0;
   let warnedNoFreshTime = false;
-  // The set this manager knows its store holds (read there or written there): once it is gone from a
-  // store with a lock, another process may have spent its refresh token meanwhile.
-  let inStore: TokenSet | undefined;
+  const locking = lockingStore(store, logger);
   // Store writes run one after another, so a logout's clear always lands after an earlier set.
   let writes: Promise<unknown> = Promise.resolve();
   const write = (task: () => Promise<void>) => {
@@ -154,7 +148,7 @@ export function createTokenCycler(deps: CyclerDeps) {
       }
       try {
         await store.set(next);
-        inStore = next;
+        locking.stored(next);
       } catch (error) {
         // The new refresh token may be the only valid one: keep it in memory whatever the store says.
         logger.error?.(`The token store could not save the new tokens (${describe(error)}): kept in memory`);
@@ -203,24 +197,15 @@ export function createTokenCycler(deps: CyclerDeps) {
     if (!current?.refreshToken) {
       return commit(gen, await exchange(hold, signal), "exchange");
     }
-    if (store.lock) {
-      await writeInTurn(gen, markInFlight(current)).catch((error: unknown) => {
-        if (gen !== generation) {
-          throw error;
-        }
-        throw storeFailed(
-          "The token store could not mark the refresh in flight: no token call was made",
-          error,
-        );
-      });
-    }
+    const inTurn = (set: TokenSet) => writeInTurn(gen, set);
+    await locking.beforeRefresh(current, inTurn, () => gen === generation);
     await stillHeld(hold);
     let next: TokenSet;
     try {
       next = await calls.refresh(current as TokenSet & { refreshToken: string });
     } catch (error) {
       if (!(error instanceof RefreshRejectedError)) {
-        await putBack(gen, current, hold);
+        await locking.putBack(current, hold, inTurn);
         throw error;
       }
       // Spent or unknown: it must never be sent again. One exchange decides.
@@ -238,29 +223,6 @@ export function createTokenCycler(deps: CyclerDeps) {
       }
     }
     return commit(gen, next, "refresh");
-  }
-
-  /**
-   * After a refresh that failed without a refusal, stores the set with its refresh token again, so
-   * the next renewal here or elsewhere follows the usual rules rather than the mark's exchange. Only
-   * while the lock is ours: a successor may have found the mark and acted on it.
-   */
-  async function putBack(gen: number, current: TokenSet, hold: LockHold | undefined): Promise<void> {
-    if (!store.lock) {
-      return;
-    }
-    const ours = await stillHeld(hold).then(
-      () => true,
-      () => false,
-    );
-    if (!ours) {
-      return;
-    }
-    await writeInTurn(gen, current).catch((error: unknown) => {
-      logger.error?.(
-        `The token store could not take back the in-flight mark (${describe(error)}): the next renewal exchanges`,
-      );
-    });
   }
 
   /** Whether `held` already meets `need`, so no token call is needed. */
@@ -295,17 +257,11 @@ export function createTokenCycler(deps: CyclerDeps) {
     // `sequence`, not by expiry times: those are on each process's own clock, which may be off.
     if (stored && stored.accessToken !== tokens?.accessToken && stored.sequence >= (tokens?.sequence ?? 0)) {
       tokens = stored;
-    } else if (store.lock && stored && isMarkOf(stored, tokens)) {
-      logger.warn?.(
-        "A renewal that never came back left the refresh token marked in flight: exchanging again",
-      );
-      tokens = stored;
-    } else if (store.lock && read && !stored && tokens?.refreshToken && tokens === inStore) {
-      logger.warn?.("The token set is gone from the store, its refresh token maybe spent: exchanging again");
-      tokens = withoutRefreshToken(tokens);
+    } else {
+      tokens = locking.afterRead(tokens, stored, read);
     }
-    if (stored && stored.accessToken === tokens?.accessToken) {
-      inStore = tokens;
+    if (stored && tokens && stored.accessToken === tokens.accessToken) {
+      locking.stored(tokens);
     }
     if (tokens && meets(tokens, need, clock.now())) {
       return tokens;
@@ -351,23 +307,6 @@ export function createTokenCycler(deps: CyclerDeps) {
   }
 
   /**
-   * Runs a renewal under the store's lock. A lock lost before a token call (nothing was sent) is taken
-   * again once, and the store read again: the successor's set is most likely there by then.
-   */
-  async function underLock(run: (hold?: LockHold) => Promise<TokenSet>): Promise<TokenSet> {
-    const lock = (task: typeof run) => (store as Required<Pick<TokenStore, "lock">>).lock<TokenSet>(task);
-    try {
-      return await lock(run);
-    } catch (error) {
-      if (!(error instanceof LockLost)) {
-        throw error;
-      }
-      logger.warn?.(`${error.message}; reading the store again under the lock`);
-      return lock(run);
-    }
-  }
-
-  /**
    * A newer set in a locking store that reads locally and already meets `need`, read without the
    * lock: a process that resumes a valid session (each `engage-voice token`) takes no lock and makes no
    * token call. Anything else, a failed read too, is decided under the lock, where the store is read
@@ -391,7 +330,7 @@ export function createTokenCycler(deps: CyclerDeps) {
       return undefined;
     }
     tokens = stored;
-    inStore = stored;
+    locking.stored(stored);
     return stored;
   }
 
@@ -406,9 +345,14 @@ export function createTokenCycler(deps: CyclerDeps) {
     const gen = generation;
     const controller = new AbortController();
     const run = (hold?: LockHold) => renew(gen, need, controller.signal, hold);
-    const locked = async () => (await storedWithoutLock(gen, need)) ?? underLock(run);
+    const locked = async () => (await storedWithoutLock(gen, need)) ?? locking.underLock(run);
     const started: Running = {
-      promise: (store.lock ? (readsLocally(store) ? locked() : underLock(run)) : run()).finally(() => {
+      promise: (locking.locks
+        ? locking.readsWithoutLock
+          ? locked()
+          : locking.underLock(run)
+        : run()
+      ).finally(() => {
         if (running === started) {
           running = undefined;
         }

@@ -1,5 +1,5 @@
 // A renewal on a shared token file whose holder stops (SIGSTOP, a frozen VM) after it took the lock and
-// read the set, or dies in the middle of its token call (the mark of in-flight.ts). The freeze is a gate in the holder's store read,
+// read the set, or dies in the middle of its token call (the mark of locking-store.ts). The freeze is a gate in the holder's store read,
 // and "past staleLockMs" is the lock's mtime set back: no wall time passes, and with staleLockMs at its
 // largest no heartbeat can touch the lock while the test runs.
 import { existsSync } from "node:fs";

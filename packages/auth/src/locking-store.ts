@@ -1,0 +1,165 @@
+// The rules only a store with a lock needs, apart from the session they protect (token-cycler.ts).
+//
+// A refresh token is spent by the first call that presents it, and managers sharing a store take
+// turns under its lock. Two things can still hand a spent one to the next turn, and these rules, used
+// by the token cycler for every store with a lock, keep it from being presented:
+//
+// - A holder that stalled (SIGSTOP, a frozen VM) until its lock was taken over, then woke up. Right
+//   before each token call the holder asks its lock whether it still holds it; if not, it sends
+//   nothing, takes the lock again and reads the store again.
+// - A holder whose outcome never reached the store: its process died mid-call, or the store died
+//   (a Redis restarted from its last write, or with nothing). Before a refresh, the holder stores its
+//   set without the refresh token: the mark. A successor that finds the mark and no newer set cannot
+//   know whether the token was spent, so it exchanges. A holder that lives to see its call fail puts
+//   the token back while it still holds the lock, so an ordinary failure costs no exchange. A set gone
+//   from the store altogether is treated the same way: its refresh token is not presented again.
+import { EngageVoiceAuthError, safeCause, storeFailed, VERBOSE } from "./errors.js";
+import { type LockHold, readsLocally, type TokenStore } from "./store.js";
+import { type TokenSet, withoutRefreshToken } from "./tokens.js";
+import type { Logger } from "./types.js";
+
+/** The lock was lost before a token call: nothing was sent. */
+export class LockLost extends EngageVoiceAuthError {
+  constructor() {
+    super(
+      "store_failed",
+      VERBOSE
+        ? "The token store's lock was lost (this process stalled past its life): no token call made"
+        : "lock lost",
+    );
+  }
+}
+
+/**
+ * Resolves while `hold` is still held, asking the lock itself when it can; throws `LockLost` when it
+ * is not. A lock that passes no hold (or something else, such as a promise chain's value) is trusted.
+ */
+export async function stillHeld(hold: LockHold | undefined): Promise<void> {
+  const given = typeof hold === "object" && hold !== null ? hold : undefined;
+  let ours: boolean;
+  try {
+    ours = given?.aborted !== true && (typeof given?.held === "function" ? await given.held() : true);
+  } catch (error) {
+    throw storeFailed("The token store's lock could not be checked before the token call", error);
+  }
+  if (!ours) {
+    throw new LockLost();
+  }
+}
+
+/** The set as stored while a refresh with its token is under way. */
+export const markInFlight = (tokens: TokenSet): TokenSet => withoutRefreshToken(tokens);
+
+/** Whether `stored` is `held` marked in flight by a turn whose outcome never reached the store. */
+export const isMarkOf = (stored: TokenSet, held: TokenSet | undefined): boolean =>
+  stored.accessToken === held?.accessToken &&
+  stored.sequence === held.sequence &&
+  held.refreshToken !== undefined &&
+  stored.refreshToken === undefined;
+
+/** Writes a set as the store's, in turn with the session's other writes. */
+export type WriteInTurn = (tokens: TokenSet) => Promise<void>;
+
+/** A log-safe description: this package's messages hold no secret; foreign ones are not quoted. */
+export function describe(error: unknown): string {
+  return error instanceof EngageVoiceAuthError ? error.message : String(safeCause(error));
+}
+
+/**
+ * The rules of a store with a lock, for one session: what it must write before and after a refresh,
+ * what a read of the store means for the set it holds, and how a renewal runs under the lock. For a
+ * store without a lock each rule does nothing, so the session calls them the same way for every store.
+ */
+export function lockingStore(store: TokenStore, logger: Logger) {
+  const locks = store.lock !== undefined;
+  // The set this session knows its store holds (read there or written there): once it is gone from a
+  // store with a lock, another process may have spent its refresh token meanwhile.
+  let inStore: TokenSet | undefined;
+  return {
+    /** Whether renewals run under the store's lock. */
+    locks,
+    /** Whether a fresh set may be read without the lock first (a store that reads locally). */
+    readsWithoutLock: locks && readsLocally(store),
+    /** `tokens` was just written to the store, or read from it. */
+    stored(tokens: TokenSet): void {
+      inStore = tokens;
+    },
+    /**
+     * What the session should hold after a read of the store that found no newer set: the mark of a
+     * refresh that never came back, or its own set without the refresh token when the set is gone.
+     */
+    afterRead(held: TokenSet | undefined, stored: TokenSet | undefined, read: boolean): TokenSet | undefined {
+      if (!locks) {
+        return held;
+      }
+      if (stored && isMarkOf(stored, held)) {
+        logger.warn?.(
+          "A renewal that never came back left the refresh token marked in flight: exchanging again",
+        );
+        return stored;
+      }
+      if (read && !stored && held?.refreshToken && held === inStore) {
+        logger.warn?.(
+          "The token set is gone from the store, its refresh token maybe spent: exchanging again",
+        );
+        return withoutRefreshToken(held);
+      }
+      return held;
+    },
+    /** Before a refresh presents `current`'s token: the mark, or no token call at all. */
+    async beforeRefresh(current: TokenSet, write: WriteInTurn, stillOurs: () => boolean): Promise<void> {
+      if (!locks) {
+        return;
+      }
+      await write(markInFlight(current)).catch((error: unknown) => {
+        if (!stillOurs()) {
+          throw error;
+        }
+        throw storeFailed(
+          "The token store could not mark the refresh in flight: no token call was made",
+          error,
+        );
+      });
+    },
+    /**
+     * After a refresh that failed without a refusal, stores the set with its refresh token again, so
+     * the next renewal here or elsewhere follows the usual rules rather than the mark's exchange. Only
+     * while the lock is ours: a successor may have found the mark and acted on it.
+     */
+    async putBack(current: TokenSet, hold: LockHold | undefined, write: WriteInTurn): Promise<void> {
+      if (!locks) {
+        return;
+      }
+      const ours = await stillHeld(hold).then(
+        () => true,
+        () => false,
+      );
+      if (!ours) {
+        return;
+      }
+      await write(current).catch((error: unknown) => {
+        logger.error?.(
+          `The token store could not take back the in-flight mark (${describe(error)}): the next renewal exchanges`,
+        );
+      });
+    },
+    /**
+     * Runs a renewal under the store's lock. A lock lost before a token call (nothing was sent) is
+     * taken again once, and the store read again: the successor's set is most likely there by then.
+     */
+    async underLock(run: (hold?: LockHold) => Promise<TokenSet>): Promise<TokenSet> {
+      const lock = (task: typeof run) => (store as Required<Pick<TokenStore, "lock">>).lock<TokenSet>(task);
+      try {
+        return await lock(run);
+      } catch (error) {
+        if (!(error instanceof LockLost)) {
+          throw error;
+        }
+        logger.warn?.(`${error.message}; reading the store again under the lock`);
+        return lock(run);
+      }
+    },
+  };
+}
+
+export type LockingStore = ReturnType<typeof lockingStore>;

@@ -1,0 +1,114 @@
+// The rules of a store with a lock, alone: the session that uses them is token-cycler.ts's.
+import { describe, expect, it } from "vitest";
+import { LockLost, lockingStore, markInFlight } from "../src/locking-store.js";
+import { memoryStore, type TokenStore } from "../src/store.js";
+import { fromStored, type TokenSet } from "../src/tokens.js";
+import { recordingLogger } from "./fake-server.js";
+
+const set = (n: number, refreshToken: string | undefined = `refresh-${n}`) =>
+  fromStored({
+    accessToken: `access-${n}`,
+    refreshToken,
+    expiresAt: 1e13,
+    obtainedAt: 1,
+    sequence: n,
+  }) as TokenSet;
+
+const locked = (): TokenStore => ({ ...memoryStore(), lock: (task) => task() });
+
+describe("lockingStore", () => {
+  it("does nothing for a store without a lock", async () => {
+    const { logger, lines } = recordingLogger();
+    const rules = lockingStore(memoryStore(), logger);
+    const held = set(1);
+    expect(rules.locks).toBe(false);
+    expect(rules.afterRead(held, markInFlight(held), true)).toBe(held);
+    expect(rules.afterRead(held, undefined, true)).toBe(held);
+    const written: TokenSet[] = [];
+    await rules.beforeRefresh(
+      held,
+      async (s) => void written.push(s),
+      () => true,
+    );
+    await rules.putBack(held, undefined, async (s) => void written.push(s));
+    expect(written).toEqual([]);
+    expect(lines).toEqual([]);
+  });
+
+  it("takes the mark of a refresh that never came back, so the session exchanges", () => {
+    const { logger, lines } = recordingLogger();
+    const rules = lockingStore(locked(), logger);
+    const held = set(1);
+    const mark = markInFlight(held);
+    expect(rules.afterRead(held, mark, true)).toBe(mark);
+    expect(lines.join("\n")).toMatch(/marked in flight: exchanging again/);
+  });
+
+  it("drops the refresh token of a set gone from the store, only if the store held it", () => {
+    const { logger } = recordingLogger();
+    const rules = lockingStore(locked(), logger);
+    const held = set(1);
+    expect(rules.afterRead(held, undefined, true)).toBe(held); // never known to be in the store
+    rules.stored(held);
+    expect(rules.afterRead(held, undefined, false)).toBe(held); // a failed read says nothing
+    expect(rules.afterRead(held, undefined, true)?.refreshToken).toBeUndefined();
+  });
+
+  it("marks before a refresh, and fails with store_failed when the mark cannot be written", async () => {
+    const rules = lockingStore(locked(), recordingLogger().logger);
+    const held = set(1);
+    const written: TokenSet[] = [];
+    await rules.beforeRefresh(
+      held,
+      async (s) => void written.push(s),
+      () => true,
+    );
+    expect(written.map((s) => s.refreshToken)).toEqual([undefined]);
+    const refused = async () => {
+      throw new Error("disk full");
+    };
+    await expect(rules.beforeRefresh(held, refused, () => true)).rejects.toMatchObject({
+      code: "store_failed",
+      message: expect.stringMatching(/no token call was made/),
+    });
+    // A session logged out meanwhile gets its own error back, not a store failure.
+    await expect(rules.beforeRefresh(held, refused, () => false)).rejects.toThrow("disk full");
+  });
+
+  it("puts the refresh token back only while the lock is still ours", async () => {
+    const { logger, lines } = recordingLogger();
+    const rules = lockingStore(locked(), logger);
+    const held = set(1);
+    const written: TokenSet[] = [];
+    await rules.putBack(held, { aborted: true }, async (s) => void written.push(s));
+    expect(written).toEqual([]);
+    await rules.putBack(held, { aborted: false }, async (s) => void written.push(s));
+    expect(written).toEqual([held]);
+    await rules.putBack(held, undefined, async () => {
+      throw new Error("down");
+    });
+    expect(lines.join("\n")).toMatch(/could not take back the in-flight mark.*the next renewal exchanges/);
+  });
+
+  it("takes a lost lock once more, reading again, and gives up after that", async () => {
+    const { logger, lines } = recordingLogger();
+    let tries = 0;
+    const store: TokenStore = { ...memoryStore(), lock: (task) => task() };
+    const rules = lockingStore(store, logger);
+    const once = async () => {
+      tries++;
+      if (tries === 1) {
+        throw new LockLost();
+      }
+      return set(2);
+    };
+    expect((await rules.underLock(once)).sequence).toBe(2);
+    expect(tries).toBe(2);
+    expect(lines.join("\n")).toMatch(/reading the store again under the lock/);
+    const always = async (): Promise<TokenSet> => {
+      throw new LockLost();
+    };
+    await expect(rules.underLock(always)).rejects.toBeInstanceOf(LockLost);
+    await expect(rules.underLock(async () => Promise.reject(new Error("other")))).rejects.toThrow("other");
+  });
+});
