@@ -28,15 +28,13 @@ export type { Fault, FaultMatch, SandboxFaults } from "./faults.js";
 export { FaultError } from "./faults.js";
 export { decodeClaims, type JwtClaims } from "./jwt.js";
 export {
-  EXCHANGE_RATE_LIMIT_SCOPES,
   type ExchangeRateLimitScope,
   type RateLimit,
   type SandboxLogger,
   type SandboxOptions,
   SandboxOptionsError,
 } from "./options.js";
-export { FAULTS_PATH, LEGACY_PATHS, MAIN_PATHS } from "./paths.js";
-export { ACCOUNTS, MAX_TENANTS, USERS } from "./seed.js";
+export { ACCOUNTS, USERS } from "./seed.js";
 export type { TenantCounters } from "./state.js";
 
 /** The seeded credentials a caller needs; all of them are fake and safe to print. */

@@ -1,8 +1,9 @@
 // What `pnpm start` and the command line print about a running sandbox: its URLs, the seeded (fake)
 // credentials, the limits in force, and examples that work against it as printed.
-import { CONTROL_PATH, FAULTS_PATH } from "./app.js";
+import { CONTROL_PATH } from "./control.js";
 import type { RunningSandbox } from "./node.js";
 import type { ExchangeRateLimitScope } from "./options.js";
+import { FAULTS_PATH } from "./paths.js";
 import {
   DEFAULT_LEGACY_LOGINS,
   DEFAULT_PARENT_TOKENS,

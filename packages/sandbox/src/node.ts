@@ -75,7 +75,7 @@ function badRequest(): Response {
  * 127.0.0.1 (DNS rebinding) and then reach the sandbox as a same-origin server: its `Host` header
  * still names that domain, so it is refused.
  */
-export function isLoopbackHost(host: string | undefined): boolean {
+function isLoopbackHost(host: string | undefined): boolean {
   const name = (host ?? "").toLowerCase().replace(/:\d{1,5}$/, "");
   return name === "localhost" || name === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(name);
 }

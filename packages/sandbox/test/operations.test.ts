@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { operationTable, pathTemplateOf } from "@engage-voice/client";
 import { operationOf } from "@engage-voice/test-kit";
 import { describe, expect, it } from "vitest";
-import { LEGACY_PATHS, MAIN_PATHS } from "../src/app.js";
+import { LEGACY_PATHS, MAIN_PATHS } from "../src/paths.js";
 
 const filled = (path: string) => path.replace(/\{[^}/]+\}/g, "sbx01:3f2c9a7e-1b4d");
 

@@ -4,11 +4,12 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { createSandboxApps, MAX_TENANTS, SandboxOptionsError } from "../src/app.js";
+import { createSandboxApps, SandboxOptionsError } from "../src/app.js";
 import { parseCliArgs } from "../src/cli-args.js";
 import { describeSandbox } from "../src/describe.js";
 import { resolveOptions } from "../src/options.js";
 import { KeyedWindows } from "../src/rate-limit.js";
+import { MAX_TENANTS } from "../src/seed.js";
 import { SandboxState } from "../src/state.js";
 import {
   bearer,
