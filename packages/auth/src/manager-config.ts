@@ -1,7 +1,7 @@
 // createTokenManager's options, read in one pass into a typed configuration before anything is wired:
 // every check of an option runs here, and the wiring (manager.ts) reads only the result.
-import { callLimits } from "@engage-voice/client";
-import { defaultBaseUrls, defaultLogger, type Sleep } from "@engage-voice/client/internal";
+import { callLimits, type Sleep } from "@engage-voice/client";
+import { defaultBaseUrls, defaultLogger } from "@engage-voice/client/internal";
 import { VERBOSE } from "./errors.js";
 import { exchangeLimitDefaults } from "./exchange-limiter.js";
 import type { TokenEvent, TokenManagerOptions } from "./manager.js";

@@ -3,8 +3,9 @@ import type {
   EngageVoiceClient,
   EngageVoiceClientOptions,
   Middleware,
+  Sleep,
 } from "@engage-voice/client";
-import { callPolicyOf, type Sleep } from "@engage-voice/client/internal";
+import { callPolicyOf } from "@engage-voice/client/internal";
 import { createAuthoriser } from "./authoriser.js";
 import { type ExchangeLimit, exchangeLimiter } from "./exchange-limiter.js";
 import { closeTimeoutOf, type ManagerConfig, readManagerConfig } from "./manager-config.js";

@@ -1,4 +1,5 @@
-import { checkOrigin, type Sleep, sleep, unknownOption } from "@engage-voice/client/internal";
+import type { Sleep } from "@engage-voice/client";
+import { checkOrigin, sleep, unknownOption } from "@engage-voice/client/internal";
 import { EngageVoiceAuthError, VERBOSE } from "./errors.js";
 import type { TokenStore } from "./store.js";
 import { isHeaderSafe } from "./tokens.js";

@@ -23,6 +23,7 @@ export {
   type Logger,
   RequestTimeoutError,
   retriedStatuses,
+  type Sleep,
 } from "./call-policy.js";
 export { type HttpMethod, httpMethods, type OperationId, operationTable } from "./generated/hosts.js";
 export type { components, operations, paths } from "./generated/schema.js";
