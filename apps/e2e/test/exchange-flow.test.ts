@@ -18,7 +18,7 @@ import {
   type TokenManagerOptions,
   UnexpectedResponseError,
 } from "@engage-voice/auth";
-import { createClient, createLegacyClient, isApiError } from "@engage-voice/client";
+import { callDefaults, createClient, createLegacyClient, isApiError } from "@engage-voice/client";
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from "@engage-voice/sandbox";
 import { decodeClaims } from "@engage-voice/sandbox/app";
 import { fakeClock, refresh, stoppedAfterEach } from "@engage-voice/test-kit";
@@ -94,6 +94,7 @@ async function setup(options: Partial<TokenManagerOptions> = {}, sandboxOptions 
     rcAccessToken: ADA,
     fetch: counted.fetch,
     store,
+    tenant: "acme",
     logger: logs.log,
     // The manager reads the sandbox's clock, which the tests move: no verdict waits on the wall clock.
     clock: { now: () => sandbox.control.now() },
@@ -270,7 +271,10 @@ describe("the exchange flow with 2 s tokens", () => {
     }
     expect(statuses).toEqual(Array.from({ length: limit + 1 }, () => 200));
     expect(retryAfter).toEqual(["5"]);
-    expect(sleeps).toEqual([5_000]);
+    // Retry-After in full, plus the client's jitter above it (never below).
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThanOrEqual(5_000);
+    expect(sleeps[0]).toBeLessThanOrEqual(5_000 + callDefaults.retryAfterJitterMs);
   });
 
   it("reports a 5xx on refresh as a typed, transient error and keeps the current token in use", async () => {

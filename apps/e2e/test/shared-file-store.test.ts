@@ -36,6 +36,7 @@ it("four processes on one token file make one refresh across an expiry", { timeo
   const first = createTokenManager({
     baseUrl: sandbox.mainUrl,
     rcAccessToken: parentToken,
+    tenant: "acme",
     store: fileStore(path),
   });
   await expectOneRefreshForAllProcesses({
@@ -54,6 +55,7 @@ it("after a lock holder was killed, eight processes take over its lock and make 
   const first = createTokenManager({
     baseUrl: sandbox.mainUrl,
     rcAccessToken: parentToken,
+    tenant: "acme",
     store: fileStore(path),
   });
   const initial = await first.getAccessToken();
@@ -90,6 +92,7 @@ it("after a holder died inside the lock, six processes renewing at once present 
   await createTokenManager({
     baseUrl: sandbox.mainUrl,
     rcAccessToken: parentToken,
+    tenant: "acme",
     store: fileStore(path),
   }).getAccessToken();
   for (let trial = 0; trial < 5; trial++) {
@@ -119,6 +122,7 @@ it("a holder stopped (SIGSTOP) after it read the set, past staleLockMs: its succ
   await createTokenManager({
     baseUrl: sandbox.mainUrl,
     rcAccessToken: parentToken,
+    tenant: "acme",
     store: fileStore(path),
   }).getAccessToken();
   await writeFile(path, expired(await readFile(path, "utf8")));
@@ -151,7 +155,8 @@ it("a holder stopped (SIGSTOP) after it read the set, past staleLockMs: its succ
       baseUrl: sandbox.mainUrl,
       rcAccessToken: parentToken,
       fetch: successor.fetch,
-      store: fileStore(path),
+      tenant: "acme",
+    store: fileStore(path),
       logger: {},
     }).getAccessToken();
     expect(successor.calls).toEqual({ exchange: 0, refresh: 1, rejected: 0 });

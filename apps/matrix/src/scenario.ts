@@ -164,6 +164,7 @@ export async function runScenario(
     rcAccessToken: config.rcAccessToken,
     fetch: recordingFetch,
     store,
+    tenant: "matrix",
     logger,
     clock,
   };

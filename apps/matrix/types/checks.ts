@@ -86,7 +86,7 @@ export async function clientChecks(): Promise<void> {
 }
 
 export async function authChecks(store: TokenStore = memoryStore()): Promise<void> {
-  const manager = createTokenManager({ rcAccessToken: () => "parent", store });
+  const manager = createTokenManager({ rcAccessToken: () => "parent", tenant: "acme", store });
   expectTypeOf(manager).toEqualTypeOf<TokenManager>();
   expectTypeOf(manager.getAccessToken()).resolves.toEqualTypeOf<string>();
   expectTypeOf(manager.refresh()).resolves.toEqualTypeOf<TokenSet>();

@@ -6,7 +6,7 @@ import { expectTypeOf } from "expect-type";
 export function nodeChecks(): void {
   const store = fileStore("/var/lib/app/engage-voice-tokens.json");
   expectTypeOf(store).toEqualTypeOf<TokenStore>();
-  createTokenManager({ rcAccessToken: "parent", store });
+  createTokenManager({ rcAccessToken: "parent", tenant: "acme", store });
   // @ts-expect-error: the file store needs a path
   fileStore();
 }

@@ -379,6 +379,7 @@ export function createTokenCycler(deps: CyclerDeps) {
    * runs to its end.
    */
   async function waitFor(need: Need, signal: AbortSignal | null | undefined): Promise<TokenSet> {
+    signal?.throwIfAborted();
     const renewal = start(need);
     const since = clock.now();
     renewal.waiters++;
@@ -393,10 +394,6 @@ export function createTokenCycler(deps: CyclerDeps) {
           renewal.controller.abort(signal.reason);
         }
       };
-      if (signal.aborted) {
-        leave();
-        return;
-      }
       signal.addEventListener("abort", leave, { once: true });
       settled.then(resolve, reject).finally(() => signal.removeEventListener("abort", leave));
     });
