@@ -1,11 +1,13 @@
 // Writes the figures of a `pnpm bench` run into BENCHMARKS.md, between its figures markers: vitest
-// bench's JSON report (results/vitest.json) and size-limit's (results/sizes.json). Each row is the
+// bench's JSON report (results/vitest.json), size-limit's (results/sizes.json) and the many-tenants
+// benchmark's (results/tenants.json, src/tenants/main.ts). Each row is the
 // median over the rounds of a test (src/rounds.ts) of tinybench's median latency, with the lowest and
 // highest round; each ratio is taken within a round, to the row named in the test's meta.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, freemem, loadavg, release, totalmem } from "node:os";
 import { NAMES, OURS } from "./peers.ts";
+import { type TenantsResult, tenantsSection } from "./tenants/report.ts";
 
 interface Task {
   name: string;
@@ -22,6 +24,7 @@ const report = JSON.parse(readFileSync(at("results/vitest.json"), "utf8"));
 const sizes: { name: string; size: number; sizeLimit?: number; passed: boolean }[] = JSON.parse(
   readFileSync(at("results/sizes.json"), "utf8"),
 );
+const tenants: TenantsResult = JSON.parse(readFileSync(at("results/tenants.json"), "utf8"));
 const tests: TestResult[] = report.testResults
   .flatMap((file: { assertionResults: TestResult[] }) => file.assertionResults)
   .filter((test: TestResult) => test.benchmarks?.length);
@@ -120,6 +123,10 @@ const figures = [
   "### Bundle sizes",
   "",
   sizeTable,
+  "",
+  "### Many tenants",
+  "",
+  tenantsSection(tenants),
 ].join("\n");
 
 const file = at("../../BENCHMARKS.md");

@@ -142,6 +142,9 @@ const emptyStats = (): WorkerStats => ({
   exchanged: 0,
   refreshed: 0,
   renewals: 0,
+  loopDelayP99: 0,
+  loopDelayMax: 0,
+  sent: {},
   logs: {},
 });
 function merge(into: WorkerStats, from: WorkerStats): void {
@@ -150,6 +153,9 @@ function merge(into: WorkerStats, from: WorkerStats): void {
   into.exchanged += from.exchanged;
   into.refreshed += from.refreshed;
   into.renewals += from.renewals;
+  // The worst worker's.
+  into.loopDelayP99 = Math.max(into.loopDelayP99, from.loopDelayP99);
+  into.loopDelayMax = Math.max(into.loopDelayMax, from.loopDelayMax);
   for (const w of from.expiryWaits) {
     into.expiryWaits.push(w);
   }
@@ -158,6 +164,9 @@ function merge(into: WorkerStats, from: WorkerStats): void {
   }
   for (const [key, n] of Object.entries(from.errors)) {
     into.errors[key] = (into.errors[key] ?? 0) + n;
+  }
+  for (const [key, n] of Object.entries(from.sent)) {
+    into.sent[key] = (into.sent[key] ?? 0) + n;
   }
   for (const [key, n] of Object.entries(from.logs)) {
     into.logs[key] = (into.logs[key] ?? 0) + n;
@@ -365,6 +374,7 @@ async function runTopology(cluster: boolean): Promise<TopologyFigures> {
       firstWaits: percentiles([...ramp.firstWaits, ...steady.firstWaits]),
       heap: paused.map((p, at) => ({ heapUsed: p.heapUsed, held: p.held, idle: workers[at]?.idleHeap ?? 0 })),
       redisCommands: commands,
+      sentCommands: steady.sent,
       windowTokenCalls: grew(afterRamp, afterSteady, calls),
       windowRenewals: steady.renewals,
     };
@@ -477,6 +487,7 @@ async function runTopology(cluster: boolean): Promise<TopologyFigures> {
 
 /** What a phase's managers logged, for whoever reads the run's output. */
 function report(stats: WorkerStats, phase: string): void {
+  say(`${phase}: the workers' event-loop delay, worst p99 ${stats.loopDelayP99.toFixed(0)} ms, max ${stats.loopDelayMax.toFixed(0)} ms`);
   const logs = Object.entries(stats.logs);
   if (logs.length > 0) {
     say(`${phase}: the managers logged: ${logs.map(([message, n]) => `${n}× ${message}`).join("; ")}`);

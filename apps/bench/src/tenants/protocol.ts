@@ -34,6 +34,11 @@ export interface WorkerStats {
   refreshed: number;
   /** Renewals this worker ran under a tenant's Redis lock (most find the set another one stored). */
   renewals: number;
+  /** The event loop's delay (ms), p99 and max over the period: how late this worker ran its timers. */
+  loopDelayP99: number;
+  loopDelayMax: number;
+  /** Commands the stores sent, by client method (a script's own commands are not among them). */
+  sent: Record<string, number>;
   /** The managers' warnings and errors, tenant names and numbers left out, by message. */
   logs: Record<string, number>;
 }

@@ -5,6 +5,7 @@
 // refresh on the wire.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { writeFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createTenantPool, type TokenStore } from "@engage-voice/auth";
 import { type RedisLike, redisStore } from "@engage-voice/store-redis";
 import { createClient, createCluster } from "redis";
@@ -27,6 +28,10 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed;
 }
 
+// How late this process's timers ran: a wait that is this process's own backlog, not Redis's or the host's.
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+
 const fresh = (): WorkerStats => ({
   requests: 0,
   errors: {},
@@ -36,11 +41,17 @@ const fresh = (): WorkerStats => ({
   exchanged: 0,
   refreshed: 0,
   renewals: 0,
+  loopDelayP99: 0,
+  loopDelayMax: 0,
+  sent: {},
   logs: {},
 });
 let stats = fresh();
 const take = () => {
   const taken = stats;
+  taken.loopDelayP99 = loopDelay.percentile(99) / 1e6;
+  taken.loopDelayMax = loopDelay.max / 1e6;
+  loopDelay.reset();
   stats = fresh();
   return taken;
 };
@@ -57,33 +68,74 @@ await redis.connect();
 const subscriber = redis.duplicate();
 await subscriber.connect();
 
+// What the stores send, counted here: INFO commandstats also counts the commands a script runs.
+const node = redis as unknown as RedisLike;
+const client: RedisLike = {
+  get: (key) => (count(stats.sent, "get"), node.get(key)),
+  set: (key, value, options) => (count(stats.sent, "set"), node.set(key, value, options)),
+  del: (key) => (count(stats.sent, "del"), node.del(key)),
+  eval: (script, options) => (count(stats.sent, "eval"), node.eval(script, options)),
+  evalSha: (sha, options) => (count(stats.sent, "evalsha"), node.evalSha(sha, options)),
+};
+
 // The tenant whose renewal is running, for the fetch below: the pool shares one fetch among tenants.
 const renewalOf = new AsyncLocalStorage<string>();
 const onWire = new Map<string, { kind: OnWire["kind"]; since: number }>();
 let renewalsRunning = 0;
 
-const tokenCallFetch: typeof fetch = (input, init) => {
-  const tenant = renewalOf.getStore();
-  if (tenant !== undefined) {
-    const url = input instanceof Request ? input.url : String(input);
-    onWire.set(tenant, { kind: url.includes("/refresh") ? "refresh" : "exchange", since: performance.now() });
+// At most this many token calls at once, the rest queued, as a service's outbound connection pool
+// would: without a bound, thousands of renewals that start together (the ramp, a restarted worker's
+// first uses) each open a socket to the host, overflow its listen backlog, and wait out SYN
+// retransmissions and the calls' own deadline instead of the host.
+const TOKEN_CALLS_AT_ONCE = 32;
+let callsRunning = 0;
+const callQueue: (() => void)[] = [];
+
+const tokenCallFetch: typeof fetch = async (input, init) => {
+  if (callsRunning >= TOKEN_CALLS_AT_ONCE) {
+    await new Promise<void>((resolve) => callQueue.push(resolve));
   }
-  return fetch(input, init);
+  callsRunning++;
+  try {
+    const tenant = renewalOf.getStore();
+    const url = input instanceof Request ? input.url : String(input);
+    // A refresh is on the wire from its mark on (below); an exchange from here.
+    if (tenant !== undefined && !url.includes("/refresh")) {
+      onWire.set(tenant, { kind: "exchange", since: performance.now() });
+    }
+    const response = await fetch(input, init);
+    // The body is small and read at once by the manager: the slot is free once the headers are in.
+    return response;
+  } finally {
+    callsRunning--;
+    callQueue.shift()?.();
+  }
 };
 
 /**
- * The tenant's Redis store, its lock wrapped to know which renewals run here and which token calls
- * are on the wire: a call stays listed until its renewal has ended (its outcome stored, or failed),
- * so a SIGKILL in between loses exactly the listed answers.
+ * The tenant's Redis store, wrapped to know which renewals run here and which token calls are on the
+ * wire. A refresh is listed from the moment its set is marked in flight (from then on the others
+ * treat its refresh token as spent, whether the request left or not), an exchange from its request;
+ * either until its new set is stored or its renewal ends. A SIGKILL in between loses exactly the
+ * listed answers.
  */
 function store(tenant: string): TokenStore {
-  const inner = redisStore({ client: redis as unknown as RedisLike, subscriber, tenant });
+  const inner = redisStore({ client, subscriber, tenant });
   const lock = inner.lock?.bind(inner);
   if (lock === undefined) {
     throw new Error("redisStore() has no lock: the benchmark measures renewals under it");
   }
   return {
     ...inner,
+    async set(tokens) {
+      if (tokens.refreshToken === undefined) {
+        onWire.set(tenant, { kind: "refresh", since: performance.now() });
+      }
+      await inner.set(tokens);
+      if (tokens.refreshToken !== undefined) {
+        onWire.delete(tenant);
+      }
+    },
     async lock(task) {
       renewalsRunning++;
       stats.renewals++;
