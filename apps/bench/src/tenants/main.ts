@@ -43,7 +43,12 @@ const { values } = parseArgs({
 });
 const env = process.env;
 const base = values.smoke || env.BENCH_TENANTS_SMOKE === "1" ? SMOKE : DEFAULTS;
-function size(flag: string | undefined, variable: string | undefined, fallback: number, least: number): number {
+function size(
+  flag: string | undefined,
+  variable: string | undefined,
+  fallback: number,
+  least: number,
+): number {
   const given = flag ?? variable;
   const value = given === undefined || given === "" ? fallback : Number(given);
   if (!Number.isSafeInteger(value) || value < least) {
@@ -184,7 +189,8 @@ function merged(...all: WorkerStats[]): WorkerStats {
 
 function percentiles(ms: number[]): Waits {
   const sorted = Float64Array.from(ms).sort();
-  const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
+  const rank = (p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
   return { count: sorted.length, p50: rank(0.5), p99: rank(0.99), max: sorted[sorted.length - 1] ?? 0 };
 }
 
@@ -216,7 +222,9 @@ type Node = ReturnType<typeof createClient>;
 async function commandStats(nodes: Node[]): Promise<Record<string, number>> {
   const total: Record<string, number> = {};
   for (const node of nodes) {
-    for (const [, name, calls] of (await node.info("commandstats")).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+    for (const [, name, calls] of (await node.info("commandstats")).matchAll(
+      /^cmdstat_([^:]+):calls=(\d+)/gm,
+    )) {
       total[name as string] = (total[name as string] ?? 0) + Number(calls);
     }
   }
@@ -228,7 +236,9 @@ const tenantOf = (key: string) => Number(/\{tenant-(\d+)\}/.exec(key)?.[1] ?? 0)
 /** The sandbox's counters and every node's keys; call it while the workers are paused. */
 async function snapshot(sandbox: RunningSandbox, nodes: Node[]): Promise<Snapshot> {
   const commandsBefore = await commandStats(nodes);
-  const tenants: TenantState[] = [{ exchanges: 0, refreshes: 0, reused: 0, rateLimited: 0, sequence: 0, marked: false, locked: false }];
+  const tenants: TenantState[] = [
+    { exchanges: 0, refreshes: 0, reused: 0, rateLimited: 0, sequence: 0, marked: false, locked: false },
+  ];
   for (const i of tenantIds) {
     const c = sandbox.control.counters(i);
     tenants[i] = {
@@ -273,7 +283,8 @@ async function snapshot(sandbox: RunningSandbox, nodes: Node[]): Promise<Snapsho
 
 const calls = (t: TenantState) => t.exchanges + t.refreshes;
 const beyondFirst = (t: TenantState) => Math.max(0, t.exchanges - 1);
-const total = (s: Snapshot, of: (t: TenantState) => number) => tenantIds.reduce((sum, i) => sum + of(s.tenants[i] as TenantState), 0);
+const total = (s: Snapshot, of: (t: TenantState) => number) =>
+  tenantIds.reduce((sum, i) => sum + of(s.tenants[i] as TenantState), 0);
 /** Over the tenants, what `of` grew by from `a` to `b`. */
 const grew = (a: Snapshot, b: Snapshot, of: (t: TenantState) => number) => total(b, of) - total(a, of);
 
@@ -344,8 +355,12 @@ async function runTopology(cluster: boolean): Promise<TopologyFigures> {
     const steady = endPhase();
     const afterSteady = await snapshot(sandbox, nodes);
     const used = tenantIds.filter((i) => calls(afterSteady.tenants[i] as TenantState) > 0);
-    const expiries = used.map((i) => Math.max(0, (afterSteady.tenants[i] as TenantState).sequence - 1)).sort((a, b) => a - b);
-    const extra = used.map((i) => calls(afterSteady.tenants[i] as TenantState) - (afterSteady.tenants[i] as TenantState).sequence);
+    const expiries = used
+      .map((i) => Math.max(0, (afterSteady.tenants[i] as TenantState).sequence - 1))
+      .sort((a, b) => a - b);
+    const extra = used.map(
+      (i) => calls(afterSteady.tenants[i] as TenantState) - (afterSteady.tenants[i] as TenantState).sequence,
+    );
     const commands: Record<string, number> = {};
     for (const [command, n] of Object.entries(afterSteady.commandsBefore)) {
       const delta = n - (afterRamp.commandsAfter[command] ?? 0);
@@ -379,7 +394,9 @@ async function runTopology(cluster: boolean): Promise<TopologyFigures> {
       windowTokenCalls: grew(afterRamp, afterSteady, calls),
       windowRenewals: steady.renewals,
     };
-    say(`${name}: steady window done: ${JSON.stringify({ ...steadyFigures, heap: undefined, redisCommands: undefined })}`);
+    say(
+      `${name}: steady window done: ${JSON.stringify({ ...steadyFigures, heap: undefined, redisCommands: undefined })}`,
+    );
     report(ramp, "ramp");
     report(steady, "steady");
 
@@ -418,7 +435,10 @@ async function runTopology(cluster: boolean): Promise<TopologyFigures> {
       locksAtKill,
       extraExchanges: grew(afterSteady, afterKill, beyondFirst),
       extraOutsideWire: tenantIds.filter(
-        (i) => !wired.has(i) && beyondFirst(afterKill.tenants[i] as TenantState) > beyondFirst(afterSteady.tenants[i] as TenantState),
+        (i) =>
+          !wired.has(i) &&
+          beyondFirst(afterKill.tenants[i] as TenantState) >
+            beyondFirst(afterSteady.tenants[i] as TenantState),
       ).length,
       lostAnswers: grew(afterSteady, afterKill, calls) - grew(afterSteady, afterKill, (t) => t.sequence),
       reusedRefreshTokens: grew(afterSteady, afterKill, (t) => t.reused),
@@ -488,7 +508,9 @@ async function runTopology(cluster: boolean): Promise<TopologyFigures> {
 
 /** What a phase's managers logged, for whoever reads the run's output. */
 function report(stats: WorkerStats, phase: string): void {
-  say(`${phase}: the workers' event-loop delay, worst p99 ${stats.loopDelayP99.toFixed(0)} ms, max ${stats.loopDelayMax.toFixed(0)} ms`);
+  say(
+    `${phase}: the workers' event-loop delay, worst p99 ${stats.loopDelayP99.toFixed(0)} ms, max ${stats.loopDelayMax.toFixed(0)} ms`,
+  );
   const logs = Object.entries(stats.logs);
   if (logs.length > 0) {
     say(`${phase}: the managers logged: ${logs.map(([message, n]) => `${n}× ${message}`).join("; ")}`);
@@ -504,7 +526,9 @@ say(
 const topologies: TopologyFigures[] = [];
 for (const topology of TOPOLOGIES) {
   if (topology !== "single" && topology !== "cluster") {
-    console.error(`tenants benchmark: --redis takes single, cluster or both, comma-separated; not ${topology}`);
+    console.error(
+      `tenants benchmark: --redis takes single, cluster or both, comma-separated; not ${topology}`,
+    );
     process.exit(2);
   }
   topologies.push(await runTopology(topology === "cluster"));
@@ -527,7 +551,7 @@ const result: TenantsResult = {
   },
   ...(N < DEFAULTS.tenants || W < DEFAULTS.workers
     ? {
-        note: `A smaller run than the default ${DEFAULTS.tenants.toLocaleString("en-US")} tenants and ${DEFAULTS.workers} workers${values.note ?? env.BENCH_TENANTS_NOTE ? `: ${values.note ?? env.BENCH_TENANTS_NOTE}` : "."}`,
+        note: `A smaller run than the default ${DEFAULTS.tenants.toLocaleString("en-US")} tenants and ${DEFAULTS.workers} workers${(values.note ?? env.BENCH_TENANTS_NOTE) ? `: ${values.note ?? env.BENCH_TENANTS_NOTE}` : "."}`,
       }
     : {}),
   topologies,

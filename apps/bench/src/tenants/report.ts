@@ -136,7 +136,10 @@ function rows(t: TopologyFigures[]): [string, ...string[]][] {
     ],
     [
       "refresh tokens presented twice (must be 0)",
-      ...each((x) => `**${int(x.steady.reusedRefreshTokens + x.kill.reusedRefreshTokens + x.restart.reusedRefreshTokens)}**`),
+      ...each(
+        (x) =>
+          `**${int(x.steady.reusedRefreshTokens + x.kill.reusedRefreshTokens + x.restart.reusedRefreshTokens)}**`,
+      ),
     ],
     [
       "caller errors (must be 0)",
@@ -147,16 +150,28 @@ function rows(t: TopologyFigures[]): [string, ...string[]][] {
     ],
     [
       "added wait across an expiry, p50 / p99",
-      ...each(({ steady: s }) => `${waits(s.expiryWaits)}; ${pct(s.expiryWaits.count, s.requests)} of requests`),
+      ...each(
+        ({ steady: s }) => `${waits(s.expiryWaits)}; ${pct(s.expiryWaits.count, s.requests)} of requests`,
+      ),
     ],
     ["wait on a tenant's first use in a worker, p50 / p99", ...each(({ steady: s }) => waits(s.firstWaits))],
     [
       "heap per tenant held (heapUsed after GC ÷ tenants), median [lowest–highest worker]",
-      ...each(({ steady: s }) => overWorkers(s.heap.map((h) => h.heapUsed / h.held), kib)),
+      ...each(({ steady: s }) =>
+        overWorkers(
+          s.heap.map((h) => h.heapUsed / h.held),
+          kib,
+        ),
+      ),
     ],
     [
       "of which the tenants' ((heapUsed − an idle worker's) ÷ tenants)",
-      ...each(({ steady: s }) => overWorkers(s.heap.map((h) => (h.heapUsed - h.idle) / h.held), kib)),
+      ...each(({ steady: s }) =>
+        overWorkers(
+          s.heap.map((h) => (h.heapUsed - h.idle) / h.held),
+          kib,
+        ),
+      ),
     ],
     [
       "Redis commands per renewal (token call), INFO commandstats (scripts' own commands included)",
