@@ -2,6 +2,7 @@ import { backoffDelay } from "./backoff.js";
 import {
   EngageVoiceAuthError,
   isTransient,
+  NetworkError,
   RateLimitedError,
   ReauthRequiredError,
   RefreshRejectedError,
@@ -204,6 +205,18 @@ export function createTokenCycler(deps: CyclerDeps) {
     try {
       next = await calls.refresh(current as TokenSet & { refreshToken: string });
     } catch (error) {
+      if (error instanceof NetworkError && error.timedOut) {
+        // The request went out on a live connection and the service was slow: it most likely spent
+        // the token, and presenting it again would be refused (or read as reuse). The next try
+        // exchanges; under a lock the in-flight mark stays, so every other holder does the same.
+        if (tokens === current) {
+          tokens = withoutRefreshToken(current);
+        }
+        logger.warn?.(
+          "The token refresh timed out: its refresh token may be spent and is not presented again; the next try exchanges",
+        );
+        throw error;
+      }
       if (!(error instanceof RefreshRejectedError)) {
         await locking.putBack(current, hold, inTurn);
         throw error;
