@@ -10,7 +10,7 @@ import {
   type TokenManagerOptions,
 } from "@engage-voice/auth";
 import { fileStore, type TokenStore } from "@engage-voice/auth/node";
-import { callDefaults, callLimits, pathTemplateOf } from "@engage-voice/client";
+import { callDefaults, callLimits, printablePath } from "@engage-voice/client";
 import { sleep as waitFor } from "@engage-voice/client/internal";
 import type { Command, Invocation, Options } from "./command.js";
 import {
@@ -89,7 +89,7 @@ export function timeoutOf(value: string | undefined): number | undefined {
 
 /** `/voice/api/v1/admin/token/<token>` would log a credential: the document's template is logged. */
 export function loggablePath(url: URL): string {
-  return `${url.origin}${pathTemplateOf(url.pathname) ?? url.pathname}`;
+  return `${url.origin}${printablePath(url.pathname)}`;
 }
 
 /**
