@@ -58,6 +58,8 @@ export interface TenantPool {
 
 interface Held {
   manager: TokenManager;
+  /** The store the pool made for the tenant: closed with the manager. */
+  store: TokenStore | undefined;
   renewing: () => boolean;
   usedAt: number;
 }
@@ -121,21 +123,33 @@ export function createTenantPool(options: TenantPoolOptions): TenantPool {
   let closed = false;
 
   function create(tenant: string): Held {
+    const store = storeOf?.(tenant);
     const config = readManagerConfig({
       ...shared,
       tenant,
       rcAccessToken: () => parentTokenOf(tenant),
-      ...(storeOf ? { store: storeOf(tenant) } : {}),
+      ...(store ? { store } : {}),
       onEvent: tell,
     });
     const { manager, renewing } = wireManager(config, budget);
     tell({ type: "created", tenant });
-    return { manager, renewing, usedAt: clock.now() };
+    return { manager, store, renewing, usedAt: clock.now() };
+  }
+
+  /** Closes a manager, then the store the pool made for it, once its renewal has stored its outcome. */
+  async function release(entry: Held, timeoutMs?: number): Promise<boolean> {
+    const drained = await entry.manager.close(timeoutMs === undefined ? undefined : { timeoutMs });
+    try {
+      await entry.store?.close?.();
+    } catch (error) {
+      logger.error?.(`A tenant's store could not be closed: ${describe(error)}`);
+    }
+    return drained;
   }
 
   function evict(tenant: string, entry: Held): void {
     held.delete(tenant);
-    const done = entry.manager.close().finally(() => closing.delete(done));
+    const done = release(entry).finally(() => closing.delete(done));
     closing.add(done);
     logger.debug?.(
       `Tenant "${tenant}" let go after ${Math.round((clock.now() - entry.usedAt) / 1000)} s idle`,
@@ -190,7 +204,7 @@ export function createTenantPool(options: TenantPoolOptions): TenantPool {
     async close(options) {
       const timeoutMs = closeTimeoutOf(options);
       closed = true;
-      const all = [...held.values()].map((entry) => entry.manager.close({ timeoutMs }));
+      const all = [...held.values()].map((entry) => release(entry, timeoutMs));
       held.clear();
       const results = await Promise.all([...all, ...closing]);
       return results.every((drained) => drained !== false);

@@ -5,4 +5,5 @@ export { EngageVoiceAuthError, storeFailed } from "./errors.js";
 export { FIRST_WAIT_MS, LAST_WAIT_MS, type Lease, type LeaseTiming, withLease } from "./lease.js";
 export { integer, invalid as invalidOptions, optionsOf, refuseUnknown, requireText } from "./options.js";
 export type { LockHold, TokenStore } from "./store.js";
+export { requireTenant, TENANT_PATTERN } from "./tenant.js";
 export { fromStored, type TokenSet } from "./tokens.js";

@@ -42,6 +42,12 @@ export interface TokenStore {
   set(tokens: TokenSet): Promise<void>;
   clear(): Promise<void>;
   lock?<T>(task: (hold?: LockHold) => Promise<T>): Promise<T>;
+  /**
+   * Lets go of what the store holds for its tenant (a subscription on a shared connection). A tenant
+   * pool calls it when it lets go of the tenant's manager, since the pool made the store; a manager
+   * never calls it: a store you give one stays yours.
+   */
+  close?(): Promise<void>;
 }
 
 /**

@@ -232,3 +232,29 @@ describe("createTenantPool", () => {
     expect(() => pool.get("t1")).toThrow(/The tenant pool was closed: no manager for tenant "t1"/);
   });
 });
+
+describe("the stores a pool makes", () => {
+  it("are closed with their tenant's manager, when it is let go and when the pool closes", async () => {
+    const closed: string[] = [];
+    const { pool, lines } = hosts(3, {
+      maxTenants: 1,
+      store: (tenant) => ({
+        ...memoryStore(),
+        close: async () => {
+          closed.push(tenant);
+          if (tenant === "t3") {
+            throw new Error("connection gone");
+          }
+        },
+      }),
+    });
+    await pool.get("t1").getAccessToken();
+    await pool.get("t2").getAccessToken();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toEqual(["t1"]);
+    await pool.get("t3").getAccessToken();
+    expect(await pool.close()).toBe(true);
+    expect(closed).toEqual(["t1", "t2", "t3"]);
+    expect(lines.join("\n")).toMatch(/A tenant's store could not be closed: Error/);
+  });
+});

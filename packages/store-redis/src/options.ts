@@ -1,5 +1,4 @@
-import { TENANT_PATTERN } from "@engage-voice/auth";
-import { invalidOptions } from "@engage-voice/auth/store-kit";
+import { invalidOptions, TENANT_PATTERN } from "@engage-voice/auth/store-kit";
 
 /** The defaults of `redisStore()`'s options, in milliseconds where a time. The README quotes them. */
 export const redisStoreDefaults = {

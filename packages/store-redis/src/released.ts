@@ -6,6 +6,8 @@ import type { BoundedRedis } from "./bounded.js";
  */
 export interface RedisSubscriber {
   subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
+  /** Removes `listener` from `channel` (node-redis v5's); without it a closed store's listener stays. */
+  unsubscribe?(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
 }
 
 /**
@@ -19,6 +21,8 @@ export interface ReleaseSignal {
   listening(): Promise<boolean>;
   /** How many releases were heard so far. */
   heard(): number;
+  /** Stops listening: a pool that lets a tenant go must not leave its listener on a shared connection. */
+  close(): Promise<void>;
   /**
    * Resolves after `ms`, or at once when a release is heard after `since` (a count from `heard()`
    * taken before the try that found the lock taken: a release between that try and this pause counts).
@@ -34,17 +38,25 @@ export function releaseSignal(
   let heard = 0;
   const wake = new Set<() => void>();
   let subscribed: Promise<boolean> | undefined;
+  const listener = () => {
+    heard++;
+    for (const resolve of wake) {
+      resolve();
+    }
+    wake.clear();
+  };
   return {
+    async close() {
+      const was = subscribed;
+      subscribed = undefined;
+      if (was && (await was) && subscriber.unsubscribe) {
+        await within(() =>
+          (subscriber.unsubscribe as NonNullable<RedisSubscriber["unsubscribe"]>)(channel, listener),
+        ).catch(() => {});
+      }
+    },
     listening() {
-      subscribed ??= within(() =>
-        subscriber.subscribe(channel, () => {
-          heard++;
-          for (const resolve of wake) {
-            resolve();
-          }
-          wake.clear();
-        }),
-      ).then(
+      subscribed ??= within(() => subscriber.subscribe(channel, listener)).then(
         () => true,
         () => {
           // The next renewal tries again; this one waits as a store without a subscriber does.

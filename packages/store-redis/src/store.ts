@@ -215,5 +215,8 @@ export function redisStore(options: RedisStoreOptions): RedisTokenStore {
     },
     lock: (task) =>
       withRedisLock(client, lockKey, { lockTtlMs, lockTimeoutMs, commandTimeoutMs, channel, released }, task),
+    close: async () => {
+      await released?.close();
+    },
   };
 }

@@ -242,3 +242,24 @@ describe("redisStore", () => {
     }
   });
 });
+
+describe("close()", () => {
+  it("takes the store's listener off a shared subscriber, so a pool that lets tenants go leaves none", async () => {
+    const redis = await connect();
+    const subscriber = await redis.duplicate().connect();
+    try {
+      const { tenant } = freshTenant();
+      const store = redisStore({ client: redis, tenant, subscriber });
+      await store.lock?.(async () => undefined); // the first renewal subscribes
+      const channel = `${redisStoreDefaults.prefix}:{${tenant}}:released`;
+      const listeners = async () =>
+        Number((await redis.sendCommand(["PUBSUB", "NUMSUB", channel]))?.[1 as never] ?? 0);
+      expect(await listeners()).toBe(1);
+      await store.close?.();
+      expect(await listeners()).toBe(0);
+      await store.close?.(); // twice is harmless
+    } finally {
+      await subscriber.close();
+    }
+  });
+});
