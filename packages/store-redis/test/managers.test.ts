@@ -118,3 +118,23 @@ describe("redisStore shared by several managers", () => {
     expect(await (await connect()).exists(key)).toBe(0);
   });
 });
+
+describe("tenants on one Redis", () => {
+  it("never serve each other's sets: a store is made for one tenant, and a copied set is refused", async () => {
+    const { server, managerOn } = fakeHosts(createTokenManager);
+    const redis = await connect();
+    const a = freshTenant();
+    const b = freshTenant();
+    const acme = managerOn(redisStore({ client: redis, tenant: a.tenant }), PLAIN).auth;
+    await acme.getAccessToken();
+    // A store of tenant A given to tenant B's manager: refused before anything is read.
+    expect(() =>
+      managerOn(redisStore({ client: redis, tenant: a.tenant }), { ...PLAIN, tenant: b.tenant }),
+    ).toThrow(/was given a store of tenant/);
+    // A's set copied under B's key (a script gone wrong, a restore into the wrong key): refused loudly.
+    await redis.set(b.tokens, (await redis.get(a.tokens)) ?? "");
+    const globex = managerOn(redisStore({ client: redis, tenant: b.tenant }), PLAIN).auth;
+    await expect(globex.getAccessToken()).rejects.toMatchObject({ code: "tenant_mismatch" });
+    expect(server.calls.exchange).toBe(1);
+  });
+});
