@@ -6,8 +6,11 @@ import type { BoundedRedis } from "./bounded.js";
  */
 export interface RedisSubscriber {
   subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
-  /** Removes `listener` from `channel` (node-redis v5's); without it a closed store's listener stays. */
-  unsubscribe?(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
+  /**
+   * Stops listening on `channel` (node-redis v5's): the channel is the tenant's, so the store that
+   * closes is its only listener in this process. Without it a closed store's listener stays.
+   */
+  unsubscribe?(channel: string): Promise<unknown>;
 }
 
 /**
@@ -51,7 +54,7 @@ export function releaseSignal(
       subscribed = undefined;
       if (was && (await was) && subscriber.unsubscribe) {
         await within(() =>
-          (subscriber.unsubscribe as NonNullable<RedisSubscriber["unsubscribe"]>)(channel, listener),
+          (subscriber.unsubscribe as NonNullable<RedisSubscriber["unsubscribe"]>)(channel),
         ).catch(() => {});
       }
     },
