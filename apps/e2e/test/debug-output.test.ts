@@ -42,5 +42,7 @@ it("a whole scenario logs each request and retry, and none of its secrets", asyn
   ]) {
     expect(lines).toContainEqual(expect.stringMatching(expected));
   }
-  expect(lines).toContainEqual(expect.stringMatching(/^Renewed the tokens \(refresh\), sequence \d+/));
+  expect(lines).toContainEqual(
+    expect.stringMatching(/^Renewed the tokens of tenant "default" \(refresh\), sequence \d+/),
+  );
 });
