@@ -44,7 +44,10 @@ async function stubs(name, { lockedUpdates = 0, updateError } = {}) {
 fi
 true`,
   );
-  for (const real of ["node", "dirname", "grep"]) {
+  // The binary that runs this test: under pnpm, the `node` first on PATH is the workspace's shim, a
+  // script that finds its binary by a relative path and needs sed and uname.
+  await symlink(process.execPath, join(bin, "node"));
+  for (const real of ["dirname", "grep"]) {
     await symlink((await execFileText("bash", ["-c", `command -v ${real}`])).trim(), join(bin, real));
   }
   return { bin, calls: async () => (await readFile(log, "utf8")).trim().split("\n") };
