@@ -156,7 +156,7 @@ it("a holder stopped (SIGSTOP) after it read the set, past staleLockMs: its succ
       rcAccessToken: parentToken,
       fetch: successor.fetch,
       tenant: "acme",
-    store: fileStore(path),
+      store: fileStore(path),
       logger: {},
     }).getAccessToken();
     expect(successor.calls).toEqual({ exchange: 0, refresh: 1, rejected: 0 });

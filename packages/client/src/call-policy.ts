@@ -246,7 +246,9 @@ export async function runCall<R extends { response: Response }>(
         retry,
         policy.random,
         // Whole milliseconds, as timers and injected clocks take them; never below the server's wait.
-        retryAfter === undefined ? 0 : retryAfter + Math.ceil(policy.random() * callDefaults.retryAfterJitterMs),
+        retryAfter === undefined
+          ? 0
+          : retryAfter + Math.ceil(policy.random() * callDefaults.retryAfterJitterMs),
       );
       // A wait that would end past the deadline is not worth starting: the caller hears now.
       if (now() - started + wait >= policy.timeoutMs) {
