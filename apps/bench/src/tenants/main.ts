@@ -19,7 +19,14 @@ import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { redisStoreDefaults } from "@engage-voice/store-redis";
 import { startRedis, startRedisCluster } from "@engage-voice/test-kit/servers";
 import { createClient } from "redis";
-import type { FromWorker, OnWire, ToWorker, WorkerConfig, WorkerStats } from "./protocol.ts";
+import {
+  emptyStats,
+  type FromWorker,
+  type OnWire,
+  type ToWorker,
+  type WorkerConfig,
+  type WorkerStats,
+} from "./protocol.ts";
 import { type TenantsResult, type TopologyFigures, tenantsSection, type Waits } from "./report.ts";
 
 const DEFAULTS = { tenants: 10_000, workers: 4, seconds: 45, lifetimeMs: 15_000, rate: 1_000 };
@@ -139,20 +146,6 @@ async function startWorker(config: WorkerConfig): Promise<Worker> {
   };
 }
 
-const emptyStats = (): WorkerStats => ({
-  requests: 0,
-  errors: {},
-  expiredTokens: 0,
-  expiryWaits: [],
-  firstWaits: [],
-  exchanged: 0,
-  refreshed: 0,
-  renewals: 0,
-  loopDelayP99: 0,
-  loopDelayMax: 0,
-  sent: {},
-  logs: {},
-});
 function merge(into: WorkerStats, from: WorkerStats): void {
   into.requests += from.requests;
   into.expiredTokens += from.expiredTokens;

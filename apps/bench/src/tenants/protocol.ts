@@ -57,3 +57,19 @@ export type FromWorker =
   | { type: "paused"; stats: WorkerStats; heapUsed: number; held: number }
   /** After SIGTERM: the pool closed (drained: nothing was left in flight), Redis quit. */
   | { type: "closed"; stats: WorkerStats; drained: boolean; renewalsAtSigterm: number };
+
+/** A worker's figures before it has done anything. */
+export const emptyStats = (): WorkerStats => ({
+  requests: 0,
+  errors: {},
+  expiredTokens: 0,
+  expiryWaits: [],
+  firstWaits: [],
+  exchanged: 0,
+  refreshed: 0,
+  renewals: 0,
+  loopDelayP99: 0,
+  loopDelayMax: 0,
+  sent: {},
+  logs: {},
+});

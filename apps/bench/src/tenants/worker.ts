@@ -9,7 +9,14 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createTenantPool, type TokenStore } from "@engage-voice/auth";
 import { type RedisLike, redisStore } from "@engage-voice/store-redis";
 import { createClient, createCluster } from "redis";
-import type { FromWorker, OnWire, ToWorker, WorkerConfig, WorkerStats } from "./protocol.ts";
+import {
+  emptyStats,
+  type FromWorker,
+  type OnWire,
+  type ToWorker,
+  type WorkerConfig,
+  type WorkerStats,
+} from "./protocol.ts";
 
 const config: WorkerConfig = JSON.parse(process.argv[2] as string);
 
@@ -32,27 +39,13 @@ function heapAfterGc(): number {
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 
-const fresh = (): WorkerStats => ({
-  requests: 0,
-  errors: {},
-  expiredTokens: 0,
-  expiryWaits: [],
-  firstWaits: [],
-  exchanged: 0,
-  refreshed: 0,
-  renewals: 0,
-  loopDelayP99: 0,
-  loopDelayMax: 0,
-  sent: {},
-  logs: {},
-});
-let stats = fresh();
+let stats = emptyStats();
 const take = () => {
   const taken = stats;
   taken.loopDelayP99 = loopDelay.percentile(99) / 1e6;
   taken.loopDelayMax = loopDelay.max / 1e6;
   loopDelay.reset();
-  stats = fresh();
+  stats = emptyStats();
   return taken;
 };
 const count = (into: Record<string, number>, key: string) => {
