@@ -203,21 +203,15 @@ function payloadOf(op: Operation): string | undefined {
 async function chooseLanguage(page: Page, current: string, label: string) {
   const buttons = page.getByRole("button", { name: current, exact: true });
   const height = page.viewportSize()?.height ?? 900;
-  // The buttons' boxes read in one pass in the page: count() and a boundingBox() per button ran the
-  // role query over Redoc's whole page twice per button. A button with no box is not on screen.
-  const onScreen = await buttons.evaluateAll(
-    (found, height) =>
-      found.findIndex((button) => {
-        const box = button.getBoundingClientRect();
-        return button.getClientRects().length > 0 && box.y >= 0 && box.y + box.height <= height;
-      }),
-    height,
-  );
-  if (onScreen < 0) {
-    throw new Error(`no ${current} button on screen to switch the samples to ${label}`);
+  for (let i = 0; i < (await buttons.count()); i++) {
+    const box = await buttons.nth(i).boundingBox();
+    if (box && box.y >= 0 && box.y + box.height <= height) {
+      await buttons.nth(i).click();
+      await page.getByText(label, { exact: true }).last().click();
+      return;
+    }
   }
-  await buttons.nth(onScreen).click();
-  await page.getByText(label, { exact: true }).last().click();
+  throw new Error(`no ${current} button on screen to switch the samples to ${label}`);
 }
 
 describe("API reference (dist/reference.html), offline", () => {
