@@ -57,6 +57,11 @@ interface Running {
   /** Aborted once every caller that waited for it has given up: it then sends and waits no more. */
   controller: AbortController;
   waiters: number;
+  /**
+   * Whether a waiting caller started it. One started in the refresh window, or by `refresh()`, runs
+   * to its end even when a caller that joined it gives up: its answer may carry a rotated token.
+   */
+  abandonable: boolean;
 }
 
 export { describe } from "./locking-store.js";
@@ -372,6 +377,7 @@ export function createTokenCycler(deps: CyclerDeps) {
       }),
       controller,
       waiters: 0,
+      abandonable: false,
     };
     running = started;
     return started;
@@ -388,12 +394,14 @@ export function createTokenCycler(deps: CyclerDeps) {
   /**
    * The renewal for `need`, awaited until `signal` aborts. Once every caller that waited for a
    * renewal has given up, it is given up too: no further token call or wait of it holds the process
-   * or spends the exchange's limit for nobody. A renewal nobody waited for (in the refresh window)
-   * runs to its end.
+   * or spends the exchange's limit for nobody. A renewal a caller did not start (in the refresh
+   * window, or `refresh()`) runs to its end.
    */
   async function waitFor(need: Need, signal: AbortSignal | null | undefined): Promise<TokenSet> {
     signal?.throwIfAborted();
+    const started = running === undefined;
     const renewal = start(need);
+    renewal.abandonable ||= started && signal !== undefined && signal !== null;
     const since = clock.now();
     renewal.waiters++;
     const settled = renewal.promise.finally(() => emit({ type: "waited", ms: clock.now() - since }));
@@ -403,7 +411,7 @@ export function createTokenCycler(deps: CyclerDeps) {
     return new Promise<TokenSet>((resolve, reject) => {
       const leave = () => {
         reject(signal.reason);
-        if (--renewal.waiters === 0) {
+        if (--renewal.waiters === 0 && renewal.abandonable) {
           renewal.controller.abort(signal.reason);
         }
       };

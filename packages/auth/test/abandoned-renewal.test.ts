@@ -90,3 +90,19 @@ describe("close()", () => {
     expect(s.server.calls.refresh).toBe(0);
   });
 });
+
+describe("a renewal no waiting caller started", () => {
+  it("runs to its end though a caller that joined it gives up: its answer may carry a rotated token", async () => {
+    const s = setup({ timeoutMs: 200 });
+    await s.auth.getAccessToken();
+    s.clock.advance(301_000);
+    s.server.fail("refresh", "hang");
+    const refreshing = s.auth.refresh().catch((e: unknown) => e);
+    const caller = new AbortController();
+    const joined = s.auth.getAccessToken({ signal: caller.signal });
+    caller.abort(new Error("gave up"));
+    await expect(joined).rejects.toThrow("gave up");
+    // Not aborted by the caller: the hanging refresh ends at its own deadline, then the renewal goes on.
+    expect(await refreshing).toMatchObject({ accessToken: expect.stringMatching(/^ey/) });
+  });
+});
