@@ -9,14 +9,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createTenantPool, type TokenStore } from "@engage-voice/auth";
 import { type RedisLike, redisStore } from "@engage-voice/store-redis";
 import { createClient, createCluster } from "redis";
-import {
-  emptyStats,
-  type FromWorker,
-  type OnWire,
-  type ToWorker,
-  type WorkerConfig,
-  type WorkerStats,
-} from "./protocol.ts";
+import { emptyStats, type FromWorker, type OnWire, type ToWorker, type WorkerConfig } from "./protocol.ts";
 
 const config: WorkerConfig = JSON.parse(process.argv[2] as string);
 
