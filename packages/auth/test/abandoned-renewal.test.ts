@@ -1,6 +1,6 @@
 // A renewal every waiting caller has given up on ends at once: its token call is aborted and no
 // further try or backoff follows. One that a caller still waits for goes on.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { TokenEvent } from "../src/index.js";
 import { setup } from "./fake-server.js";
 
@@ -13,7 +13,7 @@ describe("a renewal its callers gave up on", () => {
     const waiting = s.auth.getAccessToken().catch(() => "unreachable");
     expect(waiting).toBeDefined();
     const api = s.auth.client().GET("/voice/api/v1/admin/accounts", { signal: caller.signal });
-    await new Promise((resolve) => setImmediate(resolve));
+    await vi.waitFor(() => expect(s.server.calls.exchange).toBe(1), { interval: 1 });
     expect(s.server.calls.exchange).toBe(1);
     caller.abort(new Error("caller gave up"));
     await expect(api).rejects.toThrow();
@@ -28,7 +28,7 @@ describe("a renewal its callers gave up on", () => {
     s.server.fail("exchange", "hang");
     const caller = new AbortController();
     const api = s.auth.client().GET("/voice/api/v1/admin/accounts", { signal: caller.signal });
-    await new Promise((resolve) => setImmediate(resolve));
+    await vi.waitFor(() => expect(s.server.calls.exchange).toBe(1), { interval: 1 });
     caller.abort(new Error("caller gave up"));
     await expect(api).rejects.toThrow();
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -48,7 +48,7 @@ describe("a renewal its callers gave up on", () => {
     s.server.fail("exchange", "hang");
     const caller = new AbortController();
     const waiting = s.auth.getAccessToken({ signal: caller.signal });
-    await new Promise((resolve) => setImmediate(resolve));
+    await vi.waitFor(() => expect(s.server.calls.exchange).toBe(1), { interval: 1 });
     caller.abort(new Error("gave up"));
     await expect(waiting).rejects.toThrow("gave up");
     await expect(s.auth.getAccessToken({ signal: AbortSignal.abort(new Error("already")) })).rejects.toThrow(
