@@ -4,7 +4,6 @@ import { callLimits, type Sleep } from "@engage-voice/client";
 import { defaultBaseUrls, defaultLogger } from "@engage-voice/client/internal";
 import { VERBOSE } from "./errors.js";
 import { exchangeLimitDefaults } from "./exchange-limiter.js";
-import type { TokenEvent, TokenManagerOptions } from "./manager.js";
 import {
   integer,
   invalid,
@@ -22,8 +21,70 @@ import {
 import { globalFetch } from "./requests.js";
 import type { TokenStore } from "./store.js";
 import { requireTenant } from "./tenant.js";
+import type { CyclerEvent } from "./token-cycler.js";
 import type { TokenSet } from "./tokens.js";
 import type { Clock, FetchLike, Logger } from "./types.js";
+
+export interface TokenManagerOptions {
+  /** `{base_url}`; defaults to the client's, `https://engage.ringcentral.com`. */
+  baseUrl?: string;
+  /**
+   * The parent-platform (RingCentral) access token, or a function that returns a current one. It is
+   * asked for again for every new exchange, so a function can hand out a refreshed parent token.
+   */
+  rcAccessToken: string | (() => string | Promise<string>);
+  fetch?: FetchLike;
+  /**
+   * Whose session this is: a customer's id in a service that holds many (letters, digits, `.`, `_`,
+   * `-`). Every token set is stamped with it, and a stored set of another tenant is refused with a
+   * `TenantMismatchError`, so a store shared by mistake never serves one customer another's session.
+   * Required with a `store`, unless the store names its tenant (`redisStore({ tenant })`); without a
+   * store the session is this manager's alone, and the tenant is `"default"`.
+   */
+  tenant?: string;
+  /** Where the token set is kept; a {@link memoryStore} of this manager's own by default. */
+  store?: TokenStore;
+  /** Called after every new token set (exchange, refresh), after it is stored. */
+  onTokens?: (tokens: TokenSet) => void | Promise<void>;
+  /** Defaults to `console` for warnings and errors. */
+  logger?: Logger;
+  /** Defaults to `Date`. */
+  clock?: Clock;
+  /** Waits between retries; defaults to a timer that ends early when the caller aborts. */
+  sleep?: Sleep;
+  /** A number in [0, 1) for the retry jitter; defaults to `Math.random`. */
+  random?: () => number;
+  /**
+   * How long before expiry a token is renewed, from its lifetime. Default: a share of the lifetime,
+   * capped (`renewalDefaults`); in the last part of that window the token is no longer handed out.
+   */
+  refreshWindow?: (lifetimeMs: number) => number;
+  /** Further token calls after a transient failure when no valid token is left. Default 2. */
+  retries?: number;
+  /**
+   * The deadline of every request the manager makes or authorises: a token call, or an API call
+   * through `client()`, `fetch` or the middleware's client (over every try and wait, the headers and
+   * the body). Default 30 000 ms. A call's own `timeoutMs` wins.
+   */
+  timeoutMs?: number;
+  /**
+   * Further tries of an idempotent API call (GET, HEAD, OPTIONS, DELETE) after a 408, 429, 5xx or no
+   * answer, through `client()` and `fetch`. Default 2; 0 turns it off. POST is never tried again.
+   */
+  maxRetries?: number;
+  /** The exchange endpoint's limit a minute. Default: `exchangeLimitDefaults.perMinute` (observed). */
+  exchangesPerMinute?: number;
+  /** Allows credentials over plain http: to hosts other than loopback. */
+  allowInsecureHttp?: boolean;
+  /**
+   * Told of what each renewal did (`exchanged`, `refreshed`, `failed`, and how long a caller
+   * `waited`), without secrets: for a service's counters. A throw is logged and ignored.
+   */
+  onEvent?: (event: TokenEvent) => void;
+}
+
+/** What {@link TokenManagerOptions.onEvent} is told. */
+export type TokenEvent = CyclerEvent & { tenant: string };
 
 /** `close()`'s defaults. */
 export const closeDefaults = { timeoutMs: 10_000 } as const;
