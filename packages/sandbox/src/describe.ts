@@ -1,7 +1,8 @@
 // What `pnpm start` and the command line print about a running sandbox: its URLs, the seeded (fake)
 // credentials, the limits in force, and examples that work against it as printed.
+
+import type { RunningSandbox } from "./app.js";
 import { CONTROL_PATH } from "./control.js";
-import type { RunningSandbox } from "./node.js";
 import type { ExchangeRateLimitScope } from "./options.js";
 import { FAULTS_PATH } from "./paths.js";
 import {

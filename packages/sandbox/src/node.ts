@@ -6,14 +6,7 @@ import type { AddressInfo } from "node:net";
 import type { ApiError } from "@engage-voice/client";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
-import {
-  createSandboxApps,
-  type SandboxControl,
-  type SandboxFaults,
-  type SandboxSeed,
-  type SandboxSettings,
-  type TenantSeed,
-} from "./app.js";
+import { createSandboxApps, type RunningSandbox } from "./app.js";
 import { type SandboxLogger, type SandboxOptions, SandboxOptionsError } from "./options.js";
 
 export * from "./app.js";
@@ -23,23 +16,6 @@ export interface StartSandboxOptions extends Omit<SandboxOptions, "dropConnectio
   mainPort?: number;
   /** Port of the deprecated login host; 0 (the default) lets the OS pick a free one. */
   legacyPort?: number;
-}
-
-export interface RunningSandbox {
-  /** Base URL of the contact-center host, e.g. `http://127.0.0.1:4010`. */
-  mainUrl: string;
-  /** Base URL of the deprecated login host. */
-  legacyUrl: string;
-  seed: SandboxSeed;
-  faults: SandboxFaults;
-  /** Time and state control (see `SandboxOptions.control`); always usable in process. */
-  control: SandboxControl;
-  /** The limits in force, defaults filled in. */
-  settings: SandboxSettings;
-  /** Tenant `index`'s seeded credentials (0: `seed`; 1 to `settings.tenants`: the `tenants` option's). */
-  tenant(index: number): TenantSeed;
-  /** Stops both servers, closing open connections; resolves once both are closed. */
-  stop(): Promise<void>;
 }
 
 const HOST = "127.0.0.1";
