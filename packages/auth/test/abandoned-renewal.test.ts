@@ -7,7 +7,7 @@ import { setup } from "./fake-server.js";
 describe("a renewal its callers gave up on", () => {
   it("goes on while one caller still waits, though another gave up", async () => {
     // The hanging exchange ends at its own deadline: this one keeps a caller, so it is not given up.
-    const s = setup({ timeoutMs: 200 });
+    const s = setup({ timeoutMs: 1_000 });
     s.server.fail("exchange", "hang");
     const caller = new AbortController();
     const waiting = s.auth.getAccessToken().catch(() => "unreachable");
@@ -93,7 +93,7 @@ describe("close()", () => {
 
 describe("a renewal no waiting caller started", () => {
   it("runs to its end though a caller that joined it gives up: its answer may carry a rotated token", async () => {
-    const s = setup({ timeoutMs: 200 });
+    const s = setup({ timeoutMs: 1_000 });
     await s.auth.getAccessToken();
     s.clock.advance(301_000);
     s.server.fail("refresh", "hang");
