@@ -84,6 +84,11 @@ export class EngageVoiceAuthError extends Error {
   }
 }
 
+/** A log-safe description: this package's messages hold no secret; foreign ones are not quoted. */
+export function describe(error: unknown): string {
+  return error instanceof EngageVoiceAuthError ? error.message : String(safeCause(error));
+}
+
 /** A token store that could not do its part: the message says which part, the cause why. */
 export function storeFailed(message: string, cause?: unknown): EngageVoiceAuthError {
   return new EngageVoiceAuthError("store_failed", message, cause === undefined ? {} : { cause });

@@ -13,7 +13,7 @@
 //   know whether the token was spent, so it exchanges. A holder that lives to see its call fail puts
 //   the token back while it still holds the lock, so an ordinary failure costs no exchange. A set gone
 //   from the store altogether is treated the same way: its refresh token is not presented again.
-import { EngageVoiceAuthError, safeCause, storeFailed, VERBOSE } from "./errors.js";
+import { describe, EngageVoiceAuthError, storeFailed, VERBOSE } from "./errors.js";
 import { type LockHold, readsLocally, type TokenStore } from "./store.js";
 import { type TokenSet, withoutRefreshToken } from "./tokens.js";
 import type { Logger } from "./types.js";
@@ -59,11 +59,6 @@ export const isMarkOf = (stored: TokenSet, held: TokenSet | undefined): boolean 
 
 /** Writes a set as the store's, in turn with the session's other writes. */
 export type WriteInTurn = (tokens: TokenSet) => Promise<void>;
-
-/** A log-safe description: this package's messages hold no secret; foreign ones are not quoted. */
-export function describe(error: unknown): string {
-  return error instanceof EngageVoiceAuthError ? error.message : String(safeCause(error));
-}
 
 /**
  * The rules of a store with a lock, for one session: what it must write before and after a refresh,

@@ -1,11 +1,10 @@
-import { EngageVoiceAuthError, VERBOSE } from "./errors.js";
+import { describe, EngageVoiceAuthError, VERBOSE } from "./errors.js";
 import { type ExchangeLimit, sharedExchangeBudget } from "./exchange-limiter.js";
 import { type TokenEvent, type TokenManager, type TokenManagerOptions, wireManager } from "./manager.js";
 import { closeTimeoutOf, readManagerConfig } from "./manager-config.js";
 import { integer, invalid, optionalFunction, optionsOf, refuseUnknown } from "./options.js";
 import type { TokenStore } from "./store.js";
 import { requireTenant } from "./tenant.js";
-import { describe } from "./token-cycler.js";
 
 /** What every tenant's manager shares: all of `createTokenManager`'s options but the per-tenant ones. */
 export type SharedManagerOptions = Omit<

@@ -1,5 +1,6 @@
 import { backoffDelay } from "./backoff.js";
 import {
+  describe,
   EngageVoiceAuthError,
   isTransient,
   NetworkError,
@@ -8,7 +9,7 @@ import {
   RefreshRejectedError,
 } from "./errors.js";
 import type { ExchangeLimit } from "./exchange-limiter.js";
-import { describe, LockLost, lockingStore, stillHeld } from "./locking-store.js";
+import { LockLost, lockingStore, stillHeld } from "./locking-store.js";
 import type { RenewalPolicy } from "./renewal-policy.js";
 import type { LockHold, TokenStore } from "./store.js";
 import { answeredForAnother, storedForAnother } from "./tenant.js";
@@ -63,8 +64,6 @@ interface Running {
    */
   abandonable: boolean;
 }
-
-export { describe } from "./locking-store.js";
 
 /**
  * Holds the token set and renews it: one renewal at a time, shared by every caller that needs one
