@@ -1,4 +1,4 @@
-import { invalidOptions, TENANT_PATTERN } from "@engage-voice/auth/store-kit";
+import { invalidOptions, requireTenant as requireTenantId } from "@engage-voice/auth/store-kit";
 
 /** The defaults of `redisStore()`'s options, in milliseconds where a time. The README quotes them. */
 export const redisStoreDefaults = {
@@ -47,15 +47,14 @@ export function redisNames(tenant: string, prefix: string = redisStoreDefaults.p
   return { tokens: `${base}:tokens`, lock: `${base}:lock`, released: `${base}:released` };
 }
 
+/** The tenant, by the auth package's rule; a missing one is told that a store serves one tenant. */
 export function requireTenant(value: unknown): string {
-  if (typeof value !== "string" || !TENANT_PATTERN.test(value)) {
+  if (value === undefined) {
     throw invalidOptions(
-      value === undefined
-        ? "redisStore() needs the tenant whose token set it holds: redisStore({ client, tenant: customerId }), one store per tenant"
-        : "tenant must be 1 to 100 letters, digits, dots, underscores or hyphens, starting with a letter or digit (it names the Redis keys)",
+      "redisStore() needs the tenant whose token set it holds: redisStore({ client, tenant: customerId }), one store per tenant",
     );
   }
-  return value;
+  return requireTenantId(value);
 }
 
 // Braces would end or open the hash tag that keeps a tenant's keys in one slot; spaces and control
