@@ -69,19 +69,11 @@ export interface SandboxApps {
 }
 
 /** A sandbox serving both hosts on 127.0.0.1 (`startSandbox()`): what it is started with, and its control. */
-export interface RunningSandbox {
+export interface RunningSandbox extends Omit<SandboxApps, "main" | "legacy"> {
   /** Base URL of the contact-center host, e.g. `http://127.0.0.1:4010`. */
   mainUrl: string;
   /** Base URL of the deprecated login host. */
   legacyUrl: string;
-  seed: SandboxSeed;
-  faults: SandboxFaults;
-  /** Time and state control (see `SandboxOptions.control`); always usable in process. */
-  control: SandboxControl;
-  /** The limits in force, defaults filled in. */
-  settings: SandboxSettings;
-  /** Tenant `index`'s seeded credentials (0: `seed`; 1 to `settings.tenants`: the `tenants` option's). */
-  tenant(index: number): TenantSeed;
   /** Stops both servers, closing open connections; resolves once both are closed. */
   stop(): Promise<void>;
 }
