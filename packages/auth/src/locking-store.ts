@@ -14,7 +14,7 @@
 //   the token back while it still holds the lock, so an ordinary failure costs no exchange. A set gone
 //   from the store altogether is treated the same way: its refresh token is not presented again.
 import { describe, EngageVoiceAuthError, storeFailed, VERBOSE } from "./errors.js";
-import { type LockHold, readsLocally, type TokenStore } from "./store.js";
+import type { LockHold, TokenStore } from "./store.js";
 import { type TokenSet, withoutRefreshToken } from "./tokens.js";
 import type { Logger } from "./types.js";
 
@@ -73,8 +73,8 @@ export function lockingStore(store: TokenStore, logger: Logger) {
   return {
     /** Whether renewals run under the store's lock. */
     locks,
-    /** Whether a fresh set may be read without the lock first (a store that reads locally). */
-    readsWithoutLock: locks && readsLocally(store),
+    /** Whether a fresh set may be read without the lock first (a store that offers `peek`). */
+    readsWithoutLock: locks && typeof store.peek === "function",
     /** `tokens` was just written to the store, or read from it. */
     stored(tokens: TokenSet): void {
       inStore = tokens;

@@ -4,7 +4,7 @@ import { storeFailed, VERBOSE } from "./errors.js";
 import { withFileLock } from "./file-lock.js";
 import { boolean, integer, invalid, optionsOf, refuseUnknown } from "./options.js";
 import { type FileRefusal, MAX_TOKEN_FILE_BYTES, readRegularFile, writePrivateFile } from "./private-file.js";
-import { READS_LOCALLY, type TokenStore } from "./store.js";
+import type { TokenStore } from "./store.js";
 import { fromStored, type TokenSet } from "./tokens.js";
 
 export { writePrivateFile } from "./private-file.js";
@@ -86,7 +86,7 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
     }
   }
 
-  const store: TokenStore & { [READS_LOCALLY]: true } = {
+  const store: TokenStore = {
     get: read,
     async set(tokens) {
       // Read-compare-write: atomic against other managers while the manager holds the lock, which
@@ -120,7 +120,8 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
       }
     },
     ...(lock ? { lock: <T>(task: () => Promise<T>) => withFileLock(`${path}.lock`, locking, task) } : {}),
-    [READS_LOCALLY]: true,
+    // A file answers at once or fails: a set another process renewed is taken without the lock.
+    peek: read,
   };
   return store;
 }

@@ -43,24 +43,20 @@ export interface TokenStore {
   clear(): Promise<void>;
   lock?<T>(task: (hold?: LockHold) => Promise<T>): Promise<T>;
   /**
+   * Reads the set without the lock, answering quickly or failing: a local file, or Redis under a
+   * deadline shorter than the lock's. A manager whose set needs renewing looks here first and takes a
+   * newer set that meets its need without taking the lock (another process renewed it meanwhile); a
+   * failed or stale peek is ignored and the renewal goes on under the lock, where `get` reads again.
+   * Without it, a store with a lock is read under the lock only.
+   */
+  peek?(): Promise<TokenSet | undefined>;
+  /**
    * Lets go of what the store holds for its tenant (a subscription on a shared connection). A tenant
    * pool calls it when it lets go of the tenant's manager, since the pool made the store; a manager
    * never calls it: a store you give one stays yours.
    */
   close?(): Promise<void>;
 }
-
-/**
- * Marks a store whose `get` reads local state (`fileStore`: a file), which answers at once or fails.
- * The manager reads such a store before it takes the lock and takes a fresh set it finds there without
- * it. A network store's read can wait up to its own timeout, so it is read under the lock only: a
- * frozen server then fails the renewal within the lock's deadline.
- */
-export const READS_LOCALLY = Symbol.for("@engage-voice/auth.readsLocally");
-
-/** Whether `store` is marked {@link READS_LOCALLY}. */
-export const readsLocally = (store: TokenStore) =>
-  (store as { [READS_LOCALLY]?: unknown })[READS_LOCALLY] === true;
 
 /** The default store: the token set lives in this object only. */
 export function memoryStore(): TokenStore {

@@ -324,15 +324,15 @@ export function createTokenCycler(deps: CyclerDeps) {
   }
 
   /**
-   * A newer set in a locking store that reads locally and already meets `need`, read without the
-   * lock: a process that resumes a valid session (each `engage-voice token`) takes no lock and makes no
-   * token call. Anything else, a failed read too, is decided under the lock, where the store is read
-   * again.
+   * A newer set in a locking store that offers `peek` and already meets `need`, read without the
+   * lock: a process that resumes a valid session (each `engage-voice token`), or whose set another
+   * process has just renewed, takes no lock and makes no token call. Anything else, a failed read too,
+   * is decided under the lock, where the store is read again.
    */
   async function storedWithoutLock(gen: number, need: Need): Promise<TokenSet | undefined> {
     let stored: TokenSet | undefined;
     try {
-      stored = fromStored(await store.get());
+      stored = fromStored(await store.peek?.());
     } catch {
       return undefined;
     }

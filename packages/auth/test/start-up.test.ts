@@ -100,7 +100,7 @@ describe("start-up", () => {
     }
   });
 
-  it("reads a network store (one with a lock, not marked as local) only under its lock", async () => {
+  it("reads a store with a lock and no peek only under its lock", async () => {
     const shared = memoryStore();
     let locks = 0;
     const store: TokenStore = {

@@ -28,14 +28,9 @@ export function announceLockWaits(
     return store;
   }
   const wrapped: TokenStore = {
-    // The store's own markers (a file store says it reads locally, so a fresh set is read without
-    // its lock) go with it: a wrapper that dropped them would take the lock on every read.
-    ...Object.fromEntries(
-      Object.getOwnPropertySymbols(store).map((key) => [
-        key,
-        (store as unknown as Record<symbol, unknown>)[key],
-      ]),
-    ),
+    // Its peek goes with it: a wrapper that dropped it would take the lock on every renewal, even
+    // when another process has just stored a fresh set.
+    ...(store.peek ? { peek: store.peek.bind(store) } : {}),
     get: () => store.get(),
     set: (tokens) => store.set(tokens),
     clear: () => store.clear(),

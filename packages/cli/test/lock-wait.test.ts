@@ -55,6 +55,25 @@ describe("announceLockWaits", () => {
     expect(events).toEqual(["end"]);
   });
 
+  it("keeps the store's peek, so a set another process renewed is still taken without the lock", async () => {
+    const base = memoryStore();
+    const peeked: string[] = [];
+    const store = announceLockWaits(
+      {
+        ...base,
+        lock: (task) => task(),
+        peek: () => {
+          peeked.push("peek");
+          return base.get();
+        },
+      },
+      "the session",
+      { begin: () => () => {} },
+    );
+    await store.peek?.();
+    expect(peeked).toEqual(["peek"]);
+  });
+
   it("leaves a store without a lock as it is", () => {
     const plain = memoryStore();
     expect(announceLockWaits(plain, "the session", { begin: () => () => {} })).toBe(plain);

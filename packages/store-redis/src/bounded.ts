@@ -47,7 +47,7 @@ export function bounded(client: RedisLike, commandTimeoutMs: number) {
     failing: () => failing,
     /** Any other command (of another connection, as SUBSCRIBE) under the same deadline. */
     within: <T>(command: () => Promise<T>) => within(command),
-    get: (key: string) => within(() => client.get(key)),
+    get: (key: string, ms?: number) => within(() => client.get(key), ms),
     set: (key: string, value: string, options?: Parameters<RedisLike["set"]>[2], ms?: number) =>
       within(() => client.set(key, value, options), ms),
     del: (key: string) => within(() => client.del(key)),

@@ -43,7 +43,10 @@ export interface RedisStoreOptions {
    * most this long. Default 4 000 ms.
    */
   lockTtlMs?: number;
-  /** How long a renewal waits for the lock before it fails with `store_failed`. Default 120 000 ms. */
+  /**
+   * How long a renewal waits for the lock before it fails with `store_failed` (its peek at the set
+   * before the lock waits at most this, or `commandTimeoutMs` if shorter). Default 120 000 ms.
+   */
   lockTimeoutMs?: number;
   /**
    * How long any one Redis command may take before it fails with `store_failed`: a client whose server
@@ -163,6 +166,8 @@ export interface RedisTokenStore extends TokenStore {
  * One tenant's token set in Redis, shared by token managers in any number of processes or machines.
  * Renewals run under a Redis lock (`<prefix>:{<tenant>}:lock`), one at a time; each reads the newest
  * set first, so an expiry seen by all of them costs one refresh and no refresh token is spent twice.
+ * A manager peeks at the set before it asks for the lock: a set another process has just renewed
+ * costs one GET, no lock.
  */
 export function redisStore(options: RedisStoreOptions): RedisTokenStore {
   const {
@@ -178,18 +183,22 @@ export function redisStore(options: RedisStoreOptions): RedisTokenStore {
   const client = bounded(given, commandTimeoutMs);
   const { tokens: key, lock: lockKey, released: channel } = redisNames(tenant, prefix);
   const released = subscriber && releaseSignal(subscriber, channel, client.within);
+  async function read(ms: number): Promise<TokenSet | undefined> {
+    let text: unknown;
+    try {
+      text = await client.get(key, ms);
+    } catch (error) {
+      throw failed("The token set could not be read from Redis", error);
+    }
+    // Anything that is not a token set counts as empty: the manager then starts over and overwrites it.
+    return parse(text);
+  }
   return {
     tenant,
-    async get() {
-      let text: unknown;
-      try {
-        text = await client.get(key);
-      } catch (error) {
-        throw failed("The token set could not be read from Redis", error);
-      }
-      // Anything that is not a token set counts as empty: the manager then starts over and overwrites it.
-      return parse(text);
-    },
+    get: () => read(commandTimeoutMs),
+    // Before the lock, within the lock's own deadline at most: a renewal that finds Redis frozen
+    // fails no later than it would have at the lock, plus this.
+    peek: () => read(Math.min(commandTimeoutMs, lockTimeoutMs)),
     async set(tokens) {
       try {
         // A TokenSet turns itself into redacted JSON: its copied fields are what is stored.

@@ -46,6 +46,32 @@ describe("redisStore shared by several managers", () => {
     expect(await redis.exists(lock)).toBe(0);
   });
 
+  it("a manager whose set another process renewed takes the new one with a GET, without the lock", async () => {
+    const { tenant } = freshTenant();
+    const { clock, server, managerOn } = fakeHosts(createTokenManager);
+    const processes = await Promise.all(
+      [0, 1].map(async () => {
+        const store = redisStore({ client: await connect(), tenant });
+        const counted = { locks: 0 };
+        const lock: NonNullable<TokenStore["lock"]> = (task) => {
+          counted.locks++;
+          return (store.lock as NonNullable<TokenStore["lock"]>)(task);
+        };
+        return { counted, auth: managerOn({ ...store, lock }, PLAIN).auth };
+      }),
+    );
+    const [first, second] = processes as [(typeof processes)[0], (typeof processes)[0]];
+    const initial = await first.auth.getAccessToken();
+    expect(await second.auth.getAccessToken()).toBe(initial);
+    clock.advance(301_000);
+    const renewed = await first.auth.getAccessToken();
+    expect(renewed).not.toBe(initial);
+    const locksBefore = second.counted.locks;
+    expect(await second.auth.getAccessToken()).toBe(renewed);
+    expect(second.counted.locks).toBe(locksBefore);
+    expect(server.calls.refresh).toBe(1);
+  });
+
   it("without the lock, racing managers spend the same refresh token (why the lock matters)", async () => {
     const { clock, server, make } = managersOn(freshTenant().tenant, false);
     await (await make()).getAccessToken();
