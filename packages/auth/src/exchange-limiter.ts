@@ -41,32 +41,62 @@ export function exchangeLimiter(perMinute: number, clock: Clock): ExchangeLimit 
 }
 
 /**
- * One exchange budget for many managers (a tenant pool's): callers queue in turn, first come first
- * served, rather than fail, and each waits until a slot frees or its `signal` (every waiting caller
- * of that renewal gave up) ends the wait. The slot is taken on admission, so two tenants admitted in
- * one tick cannot both take the last one.
+ * One exchange budget for many token managers (a tenant pool's, `createTenantPool({ exchangeBudget })`),
+ * in this process (a number a minute) or across processes (`redisExchangeBudget` of
+ * `@engage-voice/store-redis`).
  */
+export interface ExchangeBudget {
+  /**
+   * Resolves once an exchange may be made now, and counts it; while the budget is spent, waits its
+   * turn. Rejects with `signal`'s reason once it aborts (every caller waiting for that renewal gave
+   * up), and with a typed error when the budget cannot be read.
+   */
+  take(signal?: AbortSignal): Promise<void>;
+  /** The service answered `429`: no exchange of any manager on this budget until `retryAfterMs` passed. */
+  blockFor(retryAfterMs: number): void | Promise<void>;
+}
+
+/** A wait for a budget, in milliseconds: 0 when a slot was taken. */
+export type TakeOrWait = () => number | Promise<number>;
+
+/**
+ * Callers of one process in turn, first come first served: each turn asks `next` for a slot until it
+ * gets one, sleeping the wait it is told between tries, so two callers of one tick cannot both take
+ * the last slot, and a caller that gives up (`signal`) leaves the line without a slot.
+ */
+export function inTurn(
+  next: TakeOrWait,
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
+): (signal?: AbortSignal) => Promise<void> {
+  let line: Promise<void> = Promise.resolve();
+  return (signal) => {
+    const turn = line.then(async () => {
+      signal?.throwIfAborted();
+      for (let wait = await next(); wait > 0; wait = await next()) {
+        await sleep(wait, signal);
+        signal?.throwIfAborted();
+      }
+    });
+    line = turn.catch(() => {});
+    return turn;
+  };
+}
+
+/** An exchange budget of `perMinute` for the managers of this process: they queue rather than fail. */
 export function sharedExchangeBudget(
   perMinute: number,
   clock: Clock,
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
-): ExchangeLimit {
+): ExchangeBudget {
   const window = slidingWindow(perMinute, clock);
-  let line: Promise<void> = Promise.resolve();
   return {
-    admit(signal) {
-      const turn = line.then(async () => {
-        for (let wait = window.wait(); wait > 0; wait = window.wait()) {
-          signal?.throwIfAborted();
-          await sleep(wait, signal);
-        }
-        signal?.throwIfAborted();
+    take: inTurn(() => {
+      const wait = window.wait();
+      if (wait === 0) {
         window.record();
-      });
-      line = turn.catch(() => {});
-      return turn;
-    },
-    record: () => {},
+      }
+      return wait;
+    }, sleep),
     blockFor: (retryAfterMs) => window.blockFor(retryAfterMs),
   };
 }

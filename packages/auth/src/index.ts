@@ -13,6 +13,7 @@ export {
   TransportRefusedError,
   UnexpectedResponseError,
 } from "./errors.js";
+export type { ExchangeBudget } from "./exchange-limiter.js";
 export { ResponseTooLargeError } from "./limited-fetch.js";
 export {
   closeDefaults,

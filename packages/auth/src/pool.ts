@@ -1,7 +1,7 @@
 import { describe, EngageVoiceAuthError, VERBOSE } from "./errors.js";
-import { type ExchangeLimit, sharedExchangeBudget } from "./exchange-limiter.js";
+import { type ExchangeBudget, type ExchangeLimit, sharedExchangeBudget } from "./exchange-limiter.js";
 import { type TokenEvent, type TokenManager, type TokenManagerOptions, wireManager } from "./manager.js";
-import { closeTimeoutOf, readManagerConfig } from "./manager-config.js";
+import { closeTimeoutOf, type ManagerConfig, readManagerConfig } from "./manager-config.js";
 import { integer, invalid, optionalFunction, optionsOf, refuseUnknown } from "./options.js";
 import type { TokenStore } from "./store.js";
 import { requireTenant } from "./tenant.js";
@@ -27,12 +27,14 @@ export interface TenantPoolOptions {
   /** A manager unused this long goes when the pool next hands one out. */
   idleMs?: number;
   /**
-   * One exchange budget (a minute) for every tenant of the pool, spent first come first served: a
-   * renewal that finds it spent waits for a slot (while a caller waits for it) rather than fails.
-   * Without it each tenant keeps its own (`manager.exchangesPerMinute`), as a service that limits the
-   * exchange per user or account does.
+   * One exchange budget for every tenant of the pool, spent first come first served: a renewal that
+   * finds it spent waits for a slot (while a caller waits for it) rather than fails. A number is a
+   * budget a minute for this process; `redisExchangeBudget({ client, perMinute })` of
+   * `@engage-voice/store-redis` is one budget for every process on that Redis. Without it each tenant
+   * keeps its own (`manager.exchangesPerMinute`), as a service that limits the exchange per user or
+   * account does.
    */
-  sharedExchangesPerMinute?: number;
+  exchangeBudget?: number | ExchangeBudget;
   /** Told of every tenant's renewals and of the pool's own doings, without secrets. */
   onEvent?: (event: PoolEvent) => void;
 }
@@ -69,7 +71,7 @@ const poolOptionNames: (keyof TenantPoolOptions)[] = [
   "manager",
   "maxTenants",
   "idleMs",
-  "sharedExchangesPerMinute",
+  "exchangeBudget",
   "onEvent",
 ];
 
@@ -101,14 +103,7 @@ export function createTenantPool(options: TenantPoolOptions): TenantPool {
   // Checked once, on a template: every tenant's manager reads the same shared options.
   const template = readManagerConfig({ ...shared, rcAccessToken: "checked-per-tenant" });
   const { clock, logger } = template;
-  const budget: ExchangeLimit | undefined =
-    given.sharedExchangesPerMinute === undefined
-      ? undefined
-      : sharedExchangeBudget(
-          integer("sharedExchangesPerMinute", given.sharedExchangesPerMinute, 0, 1, 100_000),
-          clock,
-          template.sleep,
-        );
+  const budget = exchangeLimitOf(given.exchangeBudget, template);
   const tell = (event: PoolEvent) => {
     try {
       onEvent?.(event);
@@ -207,6 +202,39 @@ export function createTenantPool(options: TenantPoolOptions): TenantPool {
       held.clear();
       const results = await Promise.all([...all, ...closing]);
       return results.every((drained) => drained !== false);
+    },
+  };
+}
+
+/** The pool's budget as each manager's exchange limit; `undefined` leaves each tenant its own. */
+function exchangeLimitOf(value: unknown, { clock, sleep, logger }: ManagerConfig): ExchangeLimit | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  const budget =
+    typeof value === "number"
+      ? sharedExchangeBudget(integer("exchangeBudget", value, 0, 1, 100_000), clock, sleep)
+      : (value as ExchangeBudget);
+  if (
+    typeof budget !== "object" ||
+    budget === null ||
+    typeof budget.take !== "function" ||
+    typeof budget.blockFor !== "function"
+  ) {
+    throw invalid(
+      "exchangeBudget must be a number of exchanges a minute for this process, or a budget shared across processes (redisExchangeBudget({ client, perMinute }))",
+    );
+  }
+  return {
+    admit: (signal) => budget.take(signal),
+    // Counted by take(): the slot is the caller's from its admission.
+    record: () => {},
+    blockFor(retryAfterMs) {
+      Promise.resolve()
+        .then(() => budget.blockFor(retryAfterMs))
+        .catch((error: unknown) => {
+          logger.error?.(`The exchange budget could not be told of a 429: ${describe(error)}`);
+        });
     },
   };
 }

@@ -2,7 +2,7 @@
 import { fakeClock } from "@engage-voice/test-kit";
 import { describe, expect, it } from "vitest";
 import { RateLimitedError } from "../src/errors.js";
-import { exchangeLimitDefaults, exchangeLimiter } from "../src/exchange-limiter.js";
+import { exchangeLimitDefaults, exchangeLimiter, inTurn } from "../src/exchange-limiter.js";
 
 const { perMinute, windowMs } = exchangeLimitDefaults;
 
@@ -70,5 +70,38 @@ describe("exchangeLimiter", () => {
     expect(waitOf(limiter)).toBe(1_234);
     clock.advance(1_234);
     expect(waitOf(limiter)).toBe(0);
+  });
+});
+
+describe("inTurn", () => {
+  it("serves callers first come first served, each sleeping the wait it is told", async () => {
+    const answers = [0, 500, 0, 0];
+    const slept: number[] = [];
+    const order: string[] = [];
+    const take = inTurn(
+      () => answers.shift() ?? 0,
+      async (ms) => {
+        slept.push(ms);
+      },
+    );
+    await Promise.all(["a", "b", "c"].map((name) => take().then(() => order.push(name))));
+    expect(order).toEqual(["a", "b", "c"]);
+    expect(slept).toEqual([500]);
+  });
+
+  it("a caller that gives up leaves the line without a slot, and the next one goes on", async () => {
+    let slots = 0;
+    const controller = new AbortController();
+    const take = inTurn(
+      () => {
+        slots++;
+        return 0;
+      },
+      async () => {},
+    );
+    controller.abort(new Error("gave up"));
+    await expect(take(controller.signal)).rejects.toThrow("gave up");
+    await take();
+    expect(slots).toBe(1);
   });
 });

@@ -135,12 +135,51 @@ describe("createTenantPool", () => {
   });
 
   it("with a shared budget, tenants past it queue for a slot instead of failing", async () => {
-    const { pool, clock } = hosts(3, { sharedExchangesPerMinute: 2 });
+    const { pool, clock } = hosts(3, { exchangeBudget: 2 });
     const start = clock.now();
     const tokens = await Promise.all(["t1", "t2", "t3"].map((t) => pool.get(t).getAccessToken()));
     expect(new Set(tokens).size).toBe(3);
     // The third waited for the first slot to leave the minute, on the injected sleep.
     expect(clock.now() - start).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it("takes one slot of a budget shared across processes per exchange, and tells it of a 429", async () => {
+    const taken: string[] = [];
+    const blocked: number[] = [];
+    const budget = {
+      take: async (signal?: AbortSignal) => {
+        signal?.throwIfAborted();
+        taken.push("slot");
+      },
+      blockFor: (ms: number) => {
+        blocked.push(ms);
+      },
+    };
+    const { pool } = hosts(2, { exchangeBudget: budget });
+    await pool.get("t1").getAccessToken();
+    await pool.get("t2").getAccessToken();
+    expect(taken).toHaveLength(2);
+    // The sandbox's own limit of tenant 1 (5 a minute): the sixth exchange is answered 429.
+    for (let i = 0; i < 5; i++) {
+      await pool.get("t1").logout();
+      await pool
+        .get("t1")
+        .getAccessToken()
+        .catch(() => undefined);
+    }
+    expect(taken).toHaveLength(7);
+    expect(blocked).toHaveLength(1);
+    expect(blocked[0]).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ["a negative number", -1],
+    ["an object without take()", { blockFor: () => {} }],
+    ["a string", "20"],
+  ])("refuses an exchangeBudget that is %s, naming both forms", (_, exchangeBudget) => {
+    expect(() =>
+      createTenantPool({ rcAccessToken: () => "t", exchangeBudget: exchangeBudget as never }),
+    ).toThrow(/exchangeBudget/);
   });
 
   it("lets the least recently used idle manager go beyond maxTenants, and idle ones past idleMs", async () => {

@@ -1,4 +1,5 @@
 export type { RedisLike } from "./client.js";
+export { budgetKeys, type RedisExchangeBudgetOptions, redisExchangeBudget } from "./exchange-budget.js";
 export { type RedisNames, redisNames, redisStoreDefaults, redisStoreLimits } from "./options.js";
 export type { RedisSubscriber } from "./released.js";
 export { type RedisStoreOptions, type RedisTokenStore, redisStore } from "./store.js";

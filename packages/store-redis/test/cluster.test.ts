@@ -2,13 +2,16 @@
 // (node-redis's createCluster): one refresh per expiry for many managers, the lock, and a tenant's
 // keys in one slot. Tenants are spread over the cluster's nodes by their hash tags.
 import { createTokenManager } from "@engage-voice/auth";
+import { exchangeLimitDefaults } from "@engage-voice/auth/store-kit";
 import { fakeHosts } from "@engage-voice/fake-hosts";
 import { type RunningRedisCluster, startRedisCluster } from "@engage-voice/test-kit/servers";
 import { createClient, createCluster } from "redis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
+  budgetKeys,
   type RedisLike,
   type RedisSubscriber,
+  redisExchangeBudget,
   redisNames,
   redisStore,
   redisStoreDefaults,
@@ -164,7 +167,37 @@ describe.each(topologies)("redisStore on %s", (_, open) => {
   });
 });
 
+describe.each(topologies)("redisExchangeBudget on %s", (_, open) => {
+  it("is one budget for two processes: the third take of a budget of two waits for the minute", async () => {
+    const name = `budget-${Math.random().toString(36).slice(2)}`;
+    let now = 0;
+    const slept: number[] = [];
+    const clock = { now: () => now };
+    const sleep = async (ms: number) => {
+      slept.push(ms);
+      now += ms;
+    };
+    const budgets = await Promise.all(
+      [1, 2].map(async () => {
+        const connection = await open();
+        opened.push(connection);
+        return redisExchangeBudget({ client: connection, perMinute: 2, name, clock, sleep });
+      }),
+    );
+    for (const budget of [...budgets, budgets[0]]) {
+      await budget?.take();
+    }
+    expect(slept).toEqual([exchangeLimitDefaults.windowMs]);
+  });
+});
+
 describe("a tenant's keys on a Redis Cluster", () => {
+  it("and an exchange budget's hash to one slot each", async () => {
+    const port = cluster.nodes[0]?.port;
+    const { window, blocked } = budgetKeys("exchanges", "ev-test");
+    expect(await keySlot(port, window)).toBe(await keySlot(port, blocked));
+  });
+
   it("hash to one slot, and tenants spread over the nodes", async () => {
     const slots = new Set<number>();
     for (let i = 0; i < 20; i++) {

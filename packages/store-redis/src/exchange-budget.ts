@@ -1,0 +1,158 @@
+import {
+  type ExchangeBudget,
+  exchangeLimitDefaults,
+  inTurn,
+  integer,
+  invalidOptions,
+  optionsOf,
+  refuseUnknown,
+  storeFailed,
+  sleep as timerSleep,
+} from "@engage-voice/auth/store-kit";
+import { bounded } from "./bounded.js";
+import type { RedisLike } from "./client.js";
+import { redisStoreDefaults, redisStoreLimits, requirePrefix } from "./options.js";
+import { script } from "./scripts.js";
+
+export interface RedisExchangeBudgetOptions {
+  /** A connected client (node-redis v5's `createClient()` or `createCluster()`); the stores' own fits. */
+  client: RedisLike;
+  /** Exchanges a minute for every process on this budget together, 1 to 100 000. */
+  perMinute: number;
+  /**
+   * The budget's name, when one Redis holds several (one per parent-platform account, say): letters,
+   * digits, `.`, `_` or `-`. Default `"exchanges"`.
+   */
+  name?: string;
+  /** What the keys start with, as `redisStore`'s. Default `"engage-voice"`. */
+  prefix?: string;
+  /** How long one Redis command may take before the take fails with `store_failed`. Default 5 000 ms. */
+  commandTimeoutMs?: number;
+  /** The time the processes count the minute by. Default `Date`; their clocks must agree (NTP). */
+  clock?: { now(): number };
+  /** Waits while the budget is spent. Default a timer that keeps the process alive, as a caller awaits it. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+const KNOWN = ["client", "perMinute", "name", "prefix", "commandTimeoutMs", "clock", "sleep"] as const;
+const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+// The window of the last minute's exchanges (a sorted set scored by time) and the time until which a
+// 429 stops them all, under one hash tag so that both are in one slot of a cluster. Returns 0 with a
+// slot taken, or how long to wait.
+const TAKE = script(`
+local now = tonumber(ARGV[1])
+local windowMs = tonumber(ARGV[3])
+local blockedUntil = tonumber(redis.call("get", KEYS[2]) or "0") or 0
+if blockedUntil > now then
+  return blockedUntil - now
+end
+redis.call("zremrangebyscore", KEYS[1], "-inf", now - windowMs)
+if redis.call("zcard", KEYS[1]) < tonumber(ARGV[2]) then
+  redis.call("zadd", KEYS[1], now, ARGV[4])
+  redis.call("pexpire", KEYS[1], windowMs)
+  return 0
+end
+local oldest = redis.call("zrange", KEYS[1], 0, 0, "WITHSCORES")
+return math.max(1, tonumber(oldest[2]) + windowMs - now)`);
+
+// A later Retry-After wins over an earlier one; the key goes once it has passed.
+const BLOCK = script(`
+local now = tonumber(ARGV[1])
+local untilMs = now + tonumber(ARGV[2])
+local current = tonumber(redis.call("get", KEYS[1]) or "0") or 0
+if untilMs > current then
+  redis.call("set", KEYS[1], tostring(untilMs), "PX", ARGV[2])
+end
+return 1`);
+
+/** The keys of one budget: `<prefix>:{budget:<name>}:window` and `…:blocked`. */
+export function budgetKeys(name: string, prefix: string = redisStoreDefaults.prefix) {
+  const base = `${prefix}:{budget:${name}}`;
+  return { window: `${base}:window`, blocked: `${base}:blocked` };
+}
+
+/**
+ * One token-exchange budget for every process on this Redis: a tenant pool given it
+ * (`createTenantPool({ exchangeBudget })`) spends `perMinute` exchanges a minute together with every
+ * other pool on the budget, and a `429` one of them is answered stops them all until its
+ * `Retry-After`. Callers of one process queue in turn; across processes, the first to ask when a
+ * slot frees takes it. When Redis does not answer, no exchange is made: the take fails with
+ * `store_failed`, as a renewal does whose store cannot be read.
+ */
+export function redisExchangeBudget(options: RedisExchangeBudgetOptions): ExchangeBudget {
+  if (typeof options !== "object" || options === null) {
+    throw invalidOptions("redisExchangeBudget() needs { client, perMinute }");
+  }
+  const given = optionsOf(options, "redisExchangeBudget()", true);
+  refuseUnknown(given, KNOWN, "redisExchangeBudget()");
+  const { client } = given;
+  if (typeof client !== "object" || client === null || typeof client.evalSha !== "function") {
+    throw invalidOptions("redisExchangeBudget() needs a connected Redis client (node-redis v5 fits)");
+  }
+  if (given.perMinute === undefined) {
+    throw invalidOptions(
+      `redisExchangeBudget() needs perMinute: the exchanges a minute for all processes together (the service's observed limit is ${exchangeLimitDefaults.perMinute} per user)`,
+    );
+  }
+  const perMinute = integer("perMinute", given.perMinute, 0, 1, 100_000);
+  const name = given.name ?? "exchanges";
+  if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
+    throw invalidOptions(
+      "name must be 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit",
+    );
+  }
+  const [least, most] = redisStoreLimits.commandTimeoutMs;
+  const commandTimeoutMs = integer(
+    "commandTimeoutMs",
+    given.commandTimeoutMs,
+    redisStoreDefaults.commandTimeoutMs,
+    least,
+    most,
+  );
+  const clock = given.clock ?? Date;
+  const wait = given.sleep ?? timerSleep;
+  if (typeof clock.now !== "function" || typeof wait !== "function") {
+    throw invalidOptions("clock must have now() and sleep must be a function (ms, signal) => Promise");
+  }
+  const redis = bounded(client, commandTimeoutMs);
+  const keys = budgetKeys(name, requirePrefix(given.prefix));
+  let taken = 0;
+  const take = inTurn(async () => {
+    const now = Math.round(clock.now());
+    let answer: unknown;
+    try {
+      answer = await redis.run(TAKE, {
+        keys: [keys.window, keys.blocked],
+        arguments: [
+          String(now),
+          String(perMinute),
+          String(exchangeLimitDefaults.windowMs),
+          `${now}-${crypto.randomUUID()}-${taken++}`,
+        ],
+      });
+    } catch (error) {
+      throw storeFailed("The exchange budget could not be read from Redis: no exchange was made", error);
+    }
+    const ms = Number(answer);
+    if (!Number.isSafeInteger(ms) || ms < 0) {
+      // Never taken as a slot: a budget that cannot be read makes no exchange.
+      throw storeFailed("The exchange budget in Redis answered something else than a wait");
+    }
+    return ms;
+  }, wait);
+  return {
+    take,
+    async blockFor(retryAfterMs) {
+      const ms = Math.max(1, Math.ceil(retryAfterMs));
+      try {
+        await redis.run(BLOCK, {
+          keys: [keys.blocked],
+          arguments: [String(Math.round(clock.now())), String(ms)],
+        });
+      } catch (error) {
+        throw storeFailed("The exchange budget in Redis could not be told of a 429", error);
+      }
+    },
+  };
+}
