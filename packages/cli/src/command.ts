@@ -1,33 +1,53 @@
 // What a command is: one object with its name, its help and its work. The parser, the help, the
 // completion scripts and the tests read the same objects (`commands/index.ts`), so a command without
 // its work does not compile. Loaded for every run: types only, nothing that runs.
-import type { Context, Io } from "./context.js";
-import type { GLOBAL_OPTIONS } from "./usage.js";
-
-export interface OptionSpec {
-  type: "string" | "boolean";
-  short?: string;
-  /** The value's placeholder in help (`URL`, `NAME`): string options only. */
-  value?: string;
-  description: string;
-}
-
-export type Options = Readonly<Record<string, OptionSpec>>;
-
-/** The values `util.parseArgs` gives for these options: a string option's string, a flag's `true`. */
-export type ValuesOf<O extends Options> = {
-  -readonly [K in keyof O]?: O[K]["type"] extends "boolean"
-    ? boolean
-    : O[K]["type"] extends "string"
-      ? string
-      : string | boolean;
-};
+import type { Logger } from "@engage-voice/auth";
+import type { TokenStore } from "@engage-voice/auth/node";
+import type { ConfigFile, Platform } from "./config.js";
+import type { CommandDeadline } from "./deadline.js";
+import type { Situation } from "./explain.js";
+import type { GLOBAL_OPTIONS, Options, ValuesOf } from "./options.js";
+import type { InStream, OutStream, Spinner } from "./terminal.js";
 
 export interface Example {
   /** A command line as typed in a shell, starting with `engage-voice` or piping into it. */
   line: string;
   /** What it does, when the line does not say. */
   says?: string;
+}
+
+export interface Io extends Platform {
+  stdin: InStream;
+  stdout: OutStream;
+  stderr: OutStream;
+}
+
+/** What a command of the API gets: its invocation, the resolved profile and hosts, and the means of its calls. */
+export interface Context<O extends Options = Options> extends Invocation<O> {
+  spec: Command;
+  profile: string;
+  baseUrl: string;
+  legacyBaseUrl: string;
+  dir: string;
+  config: ConfigFile;
+  /** JSON on stdout: `--json`, or stdout is not a terminal and `--table` was not given. */
+  json: boolean;
+  debug: boolean;
+  spinner: Spinner;
+  fetch: typeof fetch;
+  logger: Logger;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** `--timeout` in ms, as given: each call gets it too, so that a long one is not cut at the default. */
+  timeoutMs: number | undefined;
+  /** The one deadline of the whole command (`--timeout`): `fetch` and `sleep` end with it. */
+  deadline: CommandDeadline;
+  /** Where the profile's session on `baseUrl` is kept. */
+  tokenPath: string;
+  /** The file store at `path` (default: the session's), whose lock says so on stderr while awaited. */
+  store(path: string, what?: string): TokenStore;
+  /** Updated as the command goes, for the error line. */
+  at: Situation;
+  err(text: string): void;
 }
 
 /** What every command gets: the command line as parsed, and the streams. */
@@ -66,13 +86,25 @@ export interface SessionCommand<O extends Options = Options> extends About<O> {
   run(ctx: Context<O>): Promise<void>;
 }
 
+/** The whole command line: every command, the groups that gather some, and the one handed over. */
+export interface CommandTable {
+  commands: readonly Command[];
+  groups: readonly { name: string; summary: string }[];
+  handedOver: { readonly name: string; readonly summary: string };
+}
+
+/** What a local command gets: its invocation and the command table (completion draws from it). */
+export interface LocalInvocation<O extends Options = Options> extends Invocation<O> {
+  commandLine: CommandTable;
+}
+
 /**
  * A command that needs no config folder, host or session (`completion`): it runs without reading
  * them, so a profile or host setting that another command would refuse does not stop it.
  */
 export interface LocalCommand<O extends Options = Options> extends About<O> {
   local: true;
-  run(call: Invocation<O>): Promise<void>;
+  run(call: LocalInvocation<O>): Promise<void>;
 }
 
 export type Command<O extends Options = Options> = SessionCommand<O> | LocalCommand<O>;

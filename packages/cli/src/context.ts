@@ -9,17 +9,15 @@ import {
   type TokenManager,
   type TokenManagerOptions,
 } from "@engage-voice/auth";
-import { fileStore, type TokenStore } from "@engage-voice/auth/node";
+import { fileStore } from "@engage-voice/auth/node";
 import { callDefaults, callLimits, printablePath } from "@engage-voice/client";
 import { sleep as waitFor } from "@engage-voice/client/internal";
-import type { Command, Invocation, Options } from "./command.js";
+import type { Command, Context, Io } from "./command.js";
 import {
-  type ConfigFile,
   checkOrigin,
   checkProfile,
   configDir,
   DEFAULT_PROFILE,
-  type Platform,
   type ProfileConfig,
   profileHosts,
   readConfig,
@@ -29,43 +27,9 @@ import {
 import { CommandDeadline } from "./deadline.js";
 import { ENV } from "./env.js";
 import { CliError, EXIT, usageError } from "./exit.js";
-import type { Situation } from "./explain.js";
 import { announceLockWaits } from "./lock-wait.js";
-import { type InStream, type OutStream, Spinner } from "./terminal.js";
-import type { OptionValues } from "./usage.js";
-
-export interface Io extends Platform {
-  stdin: InStream;
-  stdout: OutStream;
-  stderr: OutStream;
-}
-
-export interface Context<O extends Options = Options> extends Invocation<O> {
-  spec: Command;
-  profile: string;
-  baseUrl: string;
-  legacyBaseUrl: string;
-  dir: string;
-  config: ConfigFile;
-  /** JSON on stdout: `--json`, or stdout is not a terminal and `--table` was not given. */
-  json: boolean;
-  debug: boolean;
-  spinner: Spinner;
-  fetch: typeof fetch;
-  logger: Logger;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** `--timeout` in ms, as given: each call gets it too, so that a long one is not cut at the default. */
-  timeoutMs: number | undefined;
-  /** The one deadline of the whole command (`--timeout`): `fetch` and `sleep` end with it. */
-  deadline: CommandDeadline;
-  /** Where the profile's session on `baseUrl` is kept. */
-  tokenPath: string;
-  /** The file store at `path` (default: the session's), whose lock says so on stderr while awaited. */
-  store(path: string, what?: string): TokenStore;
-  /** Updated as the command goes, for the error line. */
-  at: Situation;
-  err(text: string): void;
-}
+import type { OptionValues } from "./options.js";
+import { Spinner } from "./terminal.js";
 
 /** The option that names each host. */
 const HOST_OPTIONS = { baseUrl: "base-url", legacyBaseUrl: "legacy-base-url" } as const satisfies Record<

@@ -1,12 +1,13 @@
 // Runs a parsed command: builds its context, runs it, and turns any failure into one line on
 // stderr and an exit code. Imported only once a command is to run, so --help and --version stay quick.
 import { EngageVoiceAuthError } from "@engage-voice/auth";
-import type { Command, Invocation } from "./command.js";
-import { type Context, createContext, type Io } from "./context.js";
+import type { Command, Context, Invocation, Io } from "./command.js";
+import { COMMAND_TABLE } from "./commands/index.js";
+import { createContext } from "./context.js";
 import { DeadlineError } from "./deadline.js";
 import { CliError, EXIT } from "./exit.js";
 import { ApiAnswerError, explain, type Situation } from "./explain.js";
-import type { OptionValues } from "./usage.js";
+import type { OptionValues } from "./options.js";
 
 /** A stack for --debug. A foreign error's message may quote a request, so only its name is kept. */
 function debugTrace(error: unknown): string {
@@ -54,7 +55,8 @@ export async function run(
     if (spec.local) {
       // The parser checked the values against the command's options.
       const checked = values as Invocation["values"];
-      await spec.run({ io, values: checked, positionals, out: (text) => void io.stdout.write(text) });
+      const out = (text: string) => void io.stdout.write(text);
+      await spec.run({ io, values: checked, positionals, out, commandLine: COMMAND_TABLE });
       return { exitCode: EXIT.ok, abandoned: false };
     }
     ctx = await createContext(io, spec, values, positionals);

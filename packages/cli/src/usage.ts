@@ -1,42 +1,12 @@
 // The command line: parsed with Node's own `util.parseArgs` (no dependency) against the commands of
 // `commands/index.ts`, and the help drawn from them. Loaded for every run: nothing here imports a package.
 import { parseArgs } from "node:util";
-import type { Command, Example, OptionSpec, Options } from "./command.js";
-import { COMMANDS, GROUPS, HANDED_OVER } from "./commands/index.js";
-import { ENV } from "./env.js";
+import type { Command, Example } from "./command.js";
+import { COMMAND_TABLE, COMMANDS, GROUPS } from "./commands/index.js";
 import { usageError } from "./exit.js";
+import { GLOBAL_OPTIONS, type OptionSpec, type Options, type OptionValues } from "./options.js";
 import { closest } from "./suggest.js";
-
-export const GLOBAL_OPTIONS = {
-  "base-url": {
-    type: "string",
-    value: "URL",
-    description: `contact-center host (default: the profile's, else https://engage.ringcentral.com; env ${ENV.baseUrl})`,
-  },
-  "legacy-base-url": {
-    type: "string",
-    value: "URL",
-    description: `deprecated host for api-tokens (default: the profile's, else https://portal.vacd.biz; env ${ENV.legacyBaseUrl})`,
-  },
-  profile: {
-    type: "string",
-    value: "NAME",
-    description: `profile to use (default "default"; env ${ENV.profile})`,
-  },
-  json: { type: "boolean", description: "JSON on stdout (the default when stdout is not a terminal)" },
-  table: { type: "boolean", description: "a table on stdout even when it is not a terminal" },
-  timeout: {
-    type: "string",
-    value: "SECONDS",
-    description: `deadline of the whole command, retries and waits included (default 30; env ${ENV.timeout})`,
-  },
-  debug: {
-    type: "boolean",
-    description: `log each request (no query, no secret) and show stack traces (also ${ENV.log}=debug)`,
-  },
-  help: { type: "boolean", short: "h", description: "show help" },
-  version: { type: "boolean", short: "V", description: "show the version" },
-} as const satisfies Options;
+import { firstWords } from "./words.js";
 
 export const EXIT_CODES = [
   "Exit codes:",
@@ -68,18 +38,6 @@ const inGroup = (group: string) =>
     word: c.name.slice(group.length + 1),
   }));
 
-/** The words that may come first: each command or group, `help`, and the handed-over command. */
-export function firstWords(): { name: string; summary: string }[] {
-  const words = new Map<string, string>();
-  for (const command of COMMANDS) {
-    const first = command.name.split(" ")[0] as string;
-    words.set(first, commandNamed(first)?.summary ?? groupOf(first)?.summary ?? "");
-  }
-  words.set(HANDED_OVER.name, HANDED_OVER.summary);
-  words.set("help", "show the help of a command (the same as --help)");
-  return [...words].map(([name, summary]) => ({ name, summary }));
-}
-
 export function mainHelp(): string {
   const lines = [
     "engage-voice: the token chores of the Voice Contact-Center API (RingCentral Engage Voice / RingCX)",
@@ -87,7 +45,7 @@ export function mainHelp(): string {
     "Usage: engage-voice <command> [options]",
     "",
     "Commands:",
-    ...firstWords()
+    ...firstWords(COMMAND_TABLE)
       .filter(({ name }) => name !== "help")
       .map(({ name, summary }) => `  ${name.padEnd(12)} ${summary}`),
     "",
@@ -135,8 +93,6 @@ export function commandHelp(spec: Command): string {
   ];
   return `${lines.join("\n")}\n`;
 }
-
-export type OptionValues = Record<string, string | boolean | undefined>;
 
 export type Parsed =
   | { kind: "help"; text: string }
@@ -217,7 +173,7 @@ export function parseCommandLine(args: readonly string[]): Parsed {
   let spec: Command | undefined;
   let group: string | undefined;
   const [first, second] = words;
-  const topWords = firstWords().map((word) => word.name);
+  const topWords = firstWords(COMMAND_TABLE).map((word) => word.name);
   if (first === "help") {
     const topic = words.slice(1).join(" ");
     if (!topic) {

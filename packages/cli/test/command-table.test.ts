@@ -5,11 +5,11 @@ import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Options } from "../src/command.js";
-import { SHELLS } from "../src/commands/completion/index.js";
-import { bashScript, fishScript, zshScript } from "../src/commands/completion/scripts.js";
-import { COMMANDS, GROUPS, HANDED_OVER } from "../src/commands/index.js";
-import { firstWords, GLOBAL_OPTIONS, parseCommandLine } from "../src/usage.js";
+import { bashScript, fishScript, SHELLS, zshScript } from "../src/commands/completion/scripts.js";
+import { COMMAND_TABLE, COMMANDS, GROUPS, HANDED_OVER } from "../src/commands/index.js";
+import { GLOBAL_OPTIONS, type Options } from "../src/options.js";
+import { parseCommandLine } from "../src/usage.js";
+import { firstWords } from "../src/words.js";
 import { BIN, tempHome } from "./helpers.js";
 
 /** The words after `engage-voice` in a shell line, up to a pipe, redirection or the end of `$(…)`. */
@@ -68,7 +68,7 @@ describe("completion", () => {
   /** What the bash script offers for a command line whose last word is being typed. */
   async function bashOffers(...words: string[]): Promise<string[]> {
     const script = join(await tempHome(), "engage-voice.bash");
-    await writeFile(script, bashScript());
+    await writeFile(script, bashScript(COMMAND_TABLE));
     const shellWords = ["engage-voice", ...words].map((w) => `'${w}'`).join(" ");
     const out = execFileSync(
       "bash",
@@ -86,12 +86,14 @@ describe("completion", () => {
   const sorted = (list: string[]) => [...list].sort();
 
   it("bash offers every first word, and a group's commands", async () => {
-    expect(await bashOffers("")).toEqual(sorted(firstWords().map((word) => word.name)));
+    expect(await bashOffers("")).toEqual(sorted(firstWords(COMMAND_TABLE).map((word) => word.name)));
     expect(await bashOffers("--profile", "ci", "api-tokens", "")).toEqual(["create", "delete", "list"]);
     expect(await bashOffers("api-tokens", "d")).toEqual(["delete"]);
     expect(await bashOffers("help", "")).toEqual(
       sorted(
-        firstWords().flatMap(({ name }) => (name === "help" || name === HANDED_OVER.name ? [] : [name])),
+        firstWords(COMMAND_TABLE).flatMap(({ name }) =>
+          name === "help" || name === HANDED_OVER.name ? [] : [name],
+        ),
       ),
     );
     expect(await bashOffers("completion", "")).toEqual(sorted([...SHELLS]));
@@ -115,7 +117,7 @@ describe("completion", () => {
     ["zsh", zshScript],
     ["fish", fishScript],
   ])("the %s script names every command and option", (_, script) => {
-    const text = script();
+    const text = script(COMMAND_TABLE);
     for (const command of COMMANDS) {
       for (const word of command.name.split(" ")) {
         expect(text).toContain(`'${word}`);
@@ -130,7 +132,7 @@ describe("completion", () => {
   });
 
   it("the zsh script is one compdef function, loadable from $fpath or by source", () => {
-    const text = zshScript();
+    const text = zshScript(COMMAND_TABLE);
     expect(text.startsWith("#compdef engage-voice\n")).toBe(true);
     expect(text).toContain("compdef _engage_voice engage-voice");
   });

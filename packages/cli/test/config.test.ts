@@ -15,8 +15,8 @@ import {
   readConfig,
   tokenFile,
 } from "../src/config.js";
+import { GLOBAL_OPTIONS } from "../src/options.js";
 import { jsonText, printable } from "../src/terminal.js";
-import { GLOBAL_OPTIONS } from "../src/usage.js";
 import { tempHome } from "./helpers.js";
 
 describe("the config folder", () => {

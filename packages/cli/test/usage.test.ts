@@ -5,8 +5,8 @@ import { cp, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMMANDS } from "../src/commands/index.js";
-import { firstWords } from "../src/usage.js";
+import { COMMAND_TABLE, COMMANDS } from "../src/commands/index.js";
+import { firstWords } from "../src/words.js";
 import { BIN, cliIn, tempHome, transcript } from "./helpers.js";
 import { expectNoSecrets } from "./scan.js";
 
@@ -50,7 +50,7 @@ describe("help and version", () => {
       const { code, stdout, stderr } = await cli(args);
       expect(code).toBe(0);
       expect(stderr).toBe("");
-      for (const { name } of firstWords().filter((word) => word.name !== "help")) {
+      for (const { name } of firstWords(COMMAND_TABLE).filter((word) => word.name !== "help")) {
         expect(stdout).toMatch(new RegExp(`^  ${name} `, "m"));
       }
       expect(stdout).toContain("3  not logged in");

@@ -1,6 +1,6 @@
 // Every command of `engage-voice`, in the order of the help. The parser, the help, the completion
 // scripts and the tests read this array; a command is added here and in its own folder, nowhere else.
-import type { Command } from "../command.js";
+import type { Command, CommandTable } from "../command.js";
 import { accounts } from "./accounts/index.js";
 import { apiTokensCreate } from "./api-tokens/create/index.js";
 import { apiTokensDelete } from "./api-tokens/delete/index.js";
@@ -37,3 +37,6 @@ export const HANDED_OVER = {
   name: "sandbox",
   summary: "start the stateful sandbox of both hosts on 127.0.0.1 (its own flags: sandbox --help)",
 } as const;
+
+/** The whole command line: what the parser, the help and the completion scripts are drawn from. */
+export const COMMAND_TABLE: CommandTable = { commands: COMMANDS, groups: GROUPS, handedOver: HANDED_OVER };

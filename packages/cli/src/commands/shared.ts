@@ -2,7 +2,7 @@
 // is not a success as an error. Imported by the commands' `run` modules only, never by the parser.
 import { retryAfterMs } from "@engage-voice/client";
 import { quotableErrorCode } from "@engage-voice/client/internal";
-import type { Context } from "../context.js";
+import type { Context } from "../command.js";
 import { ENV } from "../env.js";
 import { ApiAnswerError } from "../explain.js";
 import { jsonText } from "../terminal.js";

@@ -1,4 +1,5 @@
-import { type Context, session } from "../../context.js";
+import type { Context } from "../../command.js";
+import { session } from "../../context.js";
 import { table } from "../../terminal.js";
 import { answerError, print } from "../shared.js";
 

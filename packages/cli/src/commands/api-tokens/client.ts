@@ -1,6 +1,7 @@
 // The deprecated host's permanent-token calls, with the profile's session or a direct login.
 import { apiTokens, legacyLogin } from "@engage-voice/auth";
-import { type Context, session } from "../../context.js";
+import type { Context } from "../../command.js";
+import { session } from "../../context.js";
 import { usageError } from "../../exit.js";
 import { promptHidden, readStdin } from "../../terminal.js";
 import { callOptions } from "../shared.js";

@@ -1,6 +1,6 @@
 // What the three api-tokens commands share in their help: the direct login's options and the
 // deprecated host's caveat.
-import type { Options } from "../../command.js";
+import type { Options } from "../../options.js";
 
 export const apiTokensGroup = {
   name: "api-tokens",

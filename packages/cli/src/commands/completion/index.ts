@@ -1,7 +1,5 @@
 import { defineLocalCommand } from "../../command.js";
-
-export const SHELLS = ["bash", "zsh", "fish"] as const;
-export type Shell = (typeof SHELLS)[number];
+import { SHELLS } from "./scripts.js";
 
 export const completion = defineLocalCommand({
   name: "completion",

@@ -1,9 +1,13 @@
 // The completion scripts, drawn from the command array: each holds every command, option and choice,
 // so completing runs no engage-voice process. Options that take a value skip that value when the
 // scripts find the command words, so `--profile ci users` completes as `users`.
-import type { Options } from "../../command.js";
-import { firstWords, GLOBAL_OPTIONS } from "../../usage.js";
-import { COMMANDS, GROUPS, HANDED_OVER } from "../index.js";
+
+import type { CommandTable } from "../../command.js";
+import { GLOBAL_OPTIONS, type Options } from "../../options.js";
+import { firstWords } from "../../words.js";
+
+export const SHELLS = ["bash", "zsh", "fish"] as const;
+export type Shell = (typeof SHELLS)[number];
 
 interface Word {
   name: string;
@@ -20,25 +24,28 @@ interface Table {
   valued: string[];
 }
 
-function table(): Table {
-  const top = firstWords();
+function table(commandLine: CommandTable): Table {
+  const { commands, groups, handedOver } = commandLine;
+  const top = firstWords(commandLine);
   const words: [string, Word[]][] = [["", top]];
-  for (const group of GROUPS) {
+  for (const group of groups) {
     words.push([
       group.name,
-      COMMANDS.filter((c) => c.name.startsWith(`${group.name} `)).map((c) => ({
-        name: c.name.slice(group.name.length + 1),
-        summary: c.summary,
-      })),
+      commands
+        .filter((c) => c.name.startsWith(`${group.name} `))
+        .map((c) => ({
+          name: c.name.slice(group.name.length + 1),
+          summary: c.summary,
+        })),
     ]);
   }
-  words.push(["help", top.filter((word) => word.name !== "help" && word.name !== HANDED_OVER.name)]);
-  for (const command of COMMANDS) {
+  words.push(["help", top.filter((word) => word.name !== "help" && word.name !== handedOver.name)]);
+  for (const command of commands) {
     if (command.choices) {
       words.push([command.name, command.choices.map((name) => ({ name, summary: name }))]);
     }
   }
-  const options = COMMANDS.map((c): [string, Options] => [c.name, { ...c.options, ...GLOBAL_OPTIONS }]);
+  const options = commands.map((c): [string, Options] => [c.name, { ...c.options, ...GLOBAL_OPTIONS }]);
   const valued = new Set<string>();
   for (const [, all] of [["", GLOBAL_OPTIONS] as const, ...options]) {
     for (const [name, spec] of Object.entries(all)) {
@@ -56,8 +63,9 @@ const flags = (options: Options) =>
 /** A word in single quotes for bash and zsh. */
 const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-export function bashScript(): string {
-  const { words, options, valued } = table();
+export function bashScript(commandLine: CommandTable): string {
+  const { handedOver } = commandLine;
+  const { words, options, valued } = table(commandLine);
   const lines = [
     "# engage-voice completion for bash. In this shell: source <(engage-voice completion bash)",
     "# In every shell: engage-voice completion bash > ~/.local/share/bash-completion/completions/engage-voice",
@@ -77,7 +85,7 @@ export function bashScript(): string {
     "  done",
     "  if [[ $cur == -* ]]; then",
     '    case "$typed" in',
-    `      ${HANDED_OVER.name}*) return ;;`,
+    `      ${handedOver.name}*) return ;;`,
     ...options.map(([path, all]) => `      ${quoted(path)}) candidates=${quoted(flags(all).join(" "))} ;;`),
     `      *) candidates=${quoted(flags(GLOBAL_OPTIONS).join(" "))} ;;`,
     "    esac",
@@ -106,8 +114,9 @@ const describedFlags = (options: Options) =>
     ])
     .join(" ");
 
-export function zshScript(): string {
-  const { words, options, valued } = table();
+export function zshScript(commandLine: CommandTable): string {
+  const { handedOver } = commandLine;
+  const { words, options, valued } = table(commandLine);
   const lines = [
     "#compdef engage-voice",
     "# engage-voice completion for zsh. In this shell (after compinit): source <(engage-voice completion zsh)",
@@ -129,7 +138,7 @@ export function zshScript(): string {
     `  local key="\${(j: :)typed}"`,
     `  if [[ \${words[CURRENT]} == -* ]]; then`,
     "    case $key in",
-    `      ${HANDED_OVER.name}*) return 1 ;;`,
+    `      ${handedOver.name}*) return 1 ;;`,
     ...options.map(([path, all]) => `      ${quoted(path)}) candidates=(${describedFlags(all)}) ;;`),
     `      *) candidates=(${describedFlags(GLOBAL_OPTIONS)}) ;;`,
     "    esac",
@@ -157,8 +166,9 @@ export function zshScript(): string {
 /** A word in single quotes for fish, where only `\` and `'` are escaped inside them. */
 const fishQuoted = (text: string) => `'${text.replace(/[\\']/g, (char) => `\\${char}`)}'`;
 
-export function fishScript(): string {
-  const { words } = table();
+export function fishScript(commandLine: CommandTable): string {
+  const { handedOver } = commandLine;
+  const { words } = table(commandLine);
   const top = words.find(([path]) => path === "")?.[1] ?? [];
   /** fish's condition for "the command words typed so far are `path`". */
   const after = (path: string) =>
@@ -194,9 +204,9 @@ export function fishScript(): string {
         );
       }),
     ...Object.entries(GLOBAL_OPTIONS).map(([name, spec]) =>
-      option(`not __fish_seen_subcommand_from ${HANDED_OVER.name}`, name, spec),
+      option(`not __fish_seen_subcommand_from ${handedOver.name}`, name, spec),
     ),
-    ...COMMANDS.flatMap((command) =>
+    ...commandLine.commands.flatMap((command) =>
       Object.entries(command.options).map(([name, spec]) => option(after(command.name), name, spec)),
     ),
   ];

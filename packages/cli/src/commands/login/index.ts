@@ -1,12 +1,6 @@
-import { defineCommand, type Options } from "../../command.js";
+import { defineCommand } from "../../command.js";
 import { ENV } from "../../env.js";
-
-export const loginOptions = {
-  "rc-token-stdin": {
-    type: "boolean",
-    description: `read the RingCentral access token from stdin (else env ${ENV.parentToken}, else a prompt)`,
-  },
-} as const satisfies Options;
+import { loginOptions } from "./options.js";
 
 export const login = defineCommand({
   name: "login",

@@ -1,12 +1,13 @@
 import { createTokenManager, fromStored, type TokenSet } from "@engage-voice/auth";
+import type { Context } from "../../command.js";
 import { updateConfig } from "../../config.js";
-import { type Context, managerOptions } from "../../context.js";
+import { managerOptions } from "../../context.js";
 import { ENV } from "../../env.js";
 import { CliError, EXIT, usageError } from "../../exit.js";
 import { sessionFacts } from "../../session-facts.js";
 import { printable, promptHidden, readStdin } from "../../terminal.js";
 import { iso, print } from "../shared.js";
-import type { loginOptions } from "./index.js";
+import type { loginOptions } from "./options.js";
 
 /**
  * A new session replaces the old one, also when another process is renewing the old one right now:

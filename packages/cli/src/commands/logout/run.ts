@@ -1,4 +1,4 @@
-import type { Context } from "../../context.js";
+import type { Context } from "../../command.js";
 import { print } from "../shared.js";
 
 export async function logout(ctx: Context): Promise<void> {

@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import type { Context } from "../../command.js";
 import { isProfileName, profileHosts, tokenFile } from "../../config.js";
-import type { Context } from "../../context.js";
 import { sessionFacts } from "../../session-facts.js";
 import { table } from "../../terminal.js";
 import { iso, print } from "../shared.js";

@@ -1,4 +1,5 @@
-import { type Context, session } from "../../context.js";
+import type { Context } from "../../command.js";
+import { session } from "../../context.js";
 import { iso, print } from "../shared.js";
 
 export async function token(ctx: Context): Promise<void> {

@@ -1,9 +1,5 @@
-import { defineCommand, type Options } from "../../command.js";
-
-export const usersOptions = {
-  flatten: { type: "boolean", description: "the users as a flat list, in tree order" },
-  "active-only": { type: "boolean", description: "leave disabled users out" },
-} as const satisfies Options;
+import { defineCommand } from "../../command.js";
+import { usersOptions } from "./options.js";
 
 export const users = defineCommand({
   name: "users",

@@ -1,8 +1,9 @@
-import { type Context, session } from "../../context.js";
+import type { Context } from "../../command.js";
+import { session } from "../../context.js";
 import { roleNames } from "../../roles.js";
 import { table } from "../../terminal.js";
 import { answerError, print } from "../shared.js";
-import type { usersOptions } from "./index.js";
+import type { usersOptions } from "./options.js";
 import { treeOrder } from "./tree.js";
 
 interface UserRow {

@@ -1,14 +1,6 @@
-import { defineCommand, type Options } from "../../../command.js";
-import { legacyAuth, legacyDetails } from "../options.js";
-
-export const deleteOptions = {
-  ...legacyAuth,
-  "token-stdin": {
-    type: "boolean",
-    description: "read the API token from stdin (an argument shows in the process list)",
-  },
-  yes: { type: "boolean", short: "y", description: "do not ask for confirmation" },
-} as const satisfies Options;
+import { defineCommand } from "../../../command.js";
+import { legacyDetails } from "../options.js";
+import { deleteOptions } from "./options.js";
 
 export const apiTokensDelete = defineCommand({
   name: "api-tokens delete",

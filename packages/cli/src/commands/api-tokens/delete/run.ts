@@ -1,11 +1,11 @@
 import { isPermanentApiToken } from "@engage-voice/client";
 import { maskToken } from "../../../api-token.js";
-import type { Context } from "../../../context.js";
+import type { Context } from "../../../command.js";
 import { CliError, EXIT, usageError } from "../../../exit.js";
 import { confirm, readStdin } from "../../../terminal.js";
 import { print } from "../../shared.js";
 import { apiTokensOf } from "../client.js";
-import type { deleteOptions } from "./index.js";
+import type { deleteOptions } from "./options.js";
 
 type DeleteContext = Context<typeof deleteOptions>;
 
