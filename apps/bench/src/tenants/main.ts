@@ -208,6 +208,8 @@ interface Snapshot {
   commandsAfter: Record<string, number>;
   locks: number;
   marks: number;
+  /** Each lock found, with its time to live then (ms; -1: none): what holds it, if the pause missed one. */
+  lockTtls: string[];
 }
 
 type Node = ReturnType<typeof createClient>;
@@ -246,6 +248,7 @@ async function snapshot(sandbox: RunningSandbox, nodes: Node[]): Promise<Snapsho
   }
   let locks = 0;
   let marks = 0;
+  const lockTtls: string[] = [];
   // SCAN and GET per node: on a cluster each master lists and serves the keys of its own slots.
   for (const node of nodes) {
     for await (const keys of node.scanIterator({ MATCH: `${PREFIX}:*`, COUNT: 1000 })) {
@@ -264,6 +267,7 @@ async function snapshot(sandbox: RunningSandbox, nodes: Node[]): Promise<Snapsho
       });
       for (const key of keys.filter((k) => k.endsWith(":lock"))) {
         locks++;
+        lockTtls.push(`${key} ${await node.pTTL(key)} ms`);
         const state = tenants[tenantOf(key)];
         if (state) {
           state.locked = true;
@@ -271,7 +275,7 @@ async function snapshot(sandbox: RunningSandbox, nodes: Node[]): Promise<Snapsho
       }
     }
   }
-  return { tenants, commandsBefore, commandsAfter: await commandStats(nodes), locks, marks };
+  return { tenants, commandsBefore, commandsAfter: await commandStats(nodes), locks, marks, lockTtls };
 }
 
 const calls = (t: TenantState) => t.exchanges + t.refreshes;
@@ -442,6 +446,9 @@ async function runTopology(cluster: boolean): Promise<TopologyFigures> {
       seconds: Math.round((performance.now() - killStarted) / 1000),
     };
     say(`${name}: kill done: ${JSON.stringify(killFigures)}`);
+    if (afterKill.lockTtls.length > 0) {
+      say(`${name}: locks after the kill: ${afterKill.lockTtls.join(", ")}`);
+    }
     report(killed, "kill");
 
     // The rolling restart: each worker in turn stops as a deployment stops it, and a new one starts.
@@ -483,6 +490,9 @@ async function runTopology(cluster: boolean): Promise<TopologyFigures> {
       seconds: Math.round((performance.now() - restartStarted) / 1000),
     };
     say(`${name}: rolling restart done: ${JSON.stringify(restartFigures)}`);
+    if (afterRestart.lockTtls.length > 0) {
+      say(`${name}: locks after the restart: ${afterRestart.lockTtls.join(", ")}`);
+    }
     report(restarted, "restart");
     return { name, steady: steadyFigures, kill: killFigures, restart: restartFigures };
   } finally {
