@@ -487,6 +487,7 @@ async function runTopology(cluster: boolean): Promise<TopologyFigures> {
       marksLeft: afterRestart.marks,
       callerErrors: restarted.errors,
       waits: percentiles([...restarted.expiryWaits, ...restarted.firstWaits]),
+      firstWaits: percentiles(restarted.firstWaits),
       seconds: Math.round((performance.now() - restartStarted) / 1000),
     };
     say(`${name}: rolling restart done: ${JSON.stringify(restartFigures)}`);

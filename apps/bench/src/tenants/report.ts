@@ -67,6 +67,8 @@ export interface TopologyFigures {
     marksLeft: number;
     callerErrors: Record<string, number>;
     waits: Waits;
+    /** The new workers' first call of each tenant: a session that another process stored, resumed. */
+    firstWaits: Waits;
     seconds: number;
   };
 }
@@ -154,7 +156,10 @@ function rows(t: TopologyFigures[]): [string, ...string[]][] {
         ({ steady: s }) => `${waits(s.expiryWaits)}; ${pct(s.expiryWaits.count, s.requests)} of requests`,
       ),
     ],
-    ["wait on a tenant's first use in a worker, p50 / p99", ...each(({ steady: s }) => waits(s.firstWaits))],
+    [
+      "wait on a tenant's first use in a worker (its first exchange included), p50 / p99",
+      ...each(({ steady: s }) => waits(s.firstWaits)),
+    ],
     [
       "heap per tenant held (heapUsed after GC ÷ tenants), median [lowest–highest worker]",
       ...each(({ steady: s }) =>
@@ -227,6 +232,10 @@ function rows(t: TopologyFigures[]): [string, ...string[]][] {
     [
       "… caller errors; wait p50 / p99",
       ...each(({ restart: r }) => `${errors(r.callerErrors)}; ${waits(r.waits)}`),
+    ],
+    [
+      "… a tenant's first call in a new worker (its session resumed from Redis), p50 / p99",
+      ...each(({ restart: r }) => waits(r.firstWaits)),
     ],
   ];
 }
