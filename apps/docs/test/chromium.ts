@@ -58,6 +58,19 @@ export async function openPage(browser: Browser, url: string, width: number) {
     }
   });
   page.on("pageerror", (error) => errors.push(error.message));
+  screenshotOnFailure(page);
+  await page.goto(url, { waitUntil: "load" });
+  return { page, requests, errors, close: () => context.close() };
+}
+
+/** A page as openPage opened it, with what it recorded since. */
+export type OpenedPage = Awaited<ReturnType<typeof openPage>>;
+
+/**
+ * Takes a screenshot of the whole page as it is if the test running now fails: openPage does it for
+ * the test that opens the page, a later test that goes on with the same page calls it for itself.
+ */
+export function screenshotOnFailure(page: Page) {
   onTestFailed(async ({ task }) => {
     if (!page.isClosed()) {
       const name = `failed-${task.name.replace(/[^\w-]+/g, "-").slice(0, 120)}`;
@@ -65,6 +78,4 @@ export async function openPage(browser: Browser, url: string, width: number) {
       await save(page, name, { fullPage: true }).catch(() => {});
     }
   });
-  await page.goto(url, { waitUntil: "load" });
-  return { page, requests, errors, close: () => context.close() };
 }

@@ -3,7 +3,9 @@
 // body, its Payload panel; both hosts and the downloads on the landing, no schema row "property
 // name*", nothing wider than its box at 1280 and 1440 px, no request, no console error), and the
 // getting-started page both from disk (production values) and as `pnpm start` serves it, where its
-// commands run on the sandbox as shown. Screenshots (see chromium.ts) go to test-results/.
+// commands run on the sandbox as shown. Screenshots (see chromium.ts) go to test-results/. The
+// getting-started page comes first: the reference its link opens at a width is the page the reference's
+// own tests at that width go on with, so that the reference is loaded once per width (openReference).
 import { access, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { defaultBaseUrls } from "@engage-voice/client/internal";
@@ -16,7 +18,7 @@ import { errorCodesOf, presentable } from "../scripts/present.mjs";
 // @ts-expect-error: plain ES modules without declarations
 import { fillReference } from "../scripts/sandbox-page.mjs";
 import { type BesideSandbox, serveBesideSandbox } from "./beside-sandbox.js";
-import { launchChromium, openPage, screenshot } from "./chromium.js";
+import { launchChromium, type OpenedPage, openPage, screenshot, screenshotOnFailure } from "./chromium.js";
 import { runCurl, runTypeScript, typecheck, writeSamples } from "./run-samples.js";
 
 type Sample = { lang: string; label: string; source: string };
@@ -57,6 +59,33 @@ afterAll(() => browser?.close());
 
 /** A page of dist/ or of the docs server, in the browser these tests share. */
 const open = (url: string, width: number) => openPage(browser, url, width);
+
+/** The width the search is tried at. */
+const SEARCH_WIDTH = 1280;
+
+/**
+ * The reference from disk as a passed test left it, by width, for the next test at that width: each
+ * getting-started test leaves the reference its link opened, the walk at the search's width leaves its
+ * page to the search. Loading the reference is seconds of CPU, its most costly step, and this loads it
+ * once per width instead of twice. A test run alone, or after one that failed, loads its own.
+ */
+const leftOpen = new Map<number, OpenedPage>();
+
+async function openReference(width: number): Promise<OpenedPage> {
+  const left = leftOpen.get(width);
+  if (!left) {
+    return open(new URL("reference.html", dist).href, width);
+  }
+  leftOpen.delete(width);
+  screenshotOnFailure(left.page);
+  return left;
+}
+
+/** Leaves a page for the next test at its width (see openReference), closing one left before. */
+async function leave(opened: OpenedPage, width: number) {
+  await leftOpen.get(width)?.close();
+  leftOpen.set(width, opened);
+}
 
 /**
  * Elements whose content is wider than their box, measured in the page: content cut off, drawn over
@@ -214,168 +243,11 @@ async function chooseLanguage(page: Page, current: string, label: string) {
   throw new Error(`no ${current} button on screen to switch the samples to ${label}`);
 }
 
-describe("API reference (dist/reference.html), offline", () => {
-  for (const width of WIDTHS) {
-    it(`shows every operation with its samples, both hosts on the landing, nothing overflowing at ${width} px`, async () => {
-      const { page, requests, errors, close } = await open(new URL("reference.html", dist).href, width);
-      await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 60_000 });
-
-      // The landing: both hosts in the servers panel, the bundled document for download beside the page.
-      const landing = await waitForText(page, ["Servers", ...hostUrls]);
-      const servers = await page
-        .locator('[data-component-name="Panel/Panel"]', { hasText: "Servers" })
-        .first()
-        .innerText();
-      for (const url of hostUrls) {
-        expect(servers).toContain(url);
-      }
-      expect(landing).toContain("Download OpenAPI description");
-      // The Changelog section: every released version of the spec's CHANGELOG.md, or the line that
-      // says none is.
-      const released = [...changelog.matchAll(/^## (\S+)/gm)].map((m) => m[1] as string);
-      const expected = [
-        "Changelog",
-        ...(released.length ? released : ["No version of the document has been released yet."]),
-      ];
-      const changes = await waitForText(page, expected);
-      for (const text of expected) {
-        expect(changes, "the Changelog section").toContain(text);
-      }
-      for (const file of ["openapi.json", "openapi.yaml"]) {
-        expect(await page.locator(`a[href$="${file}"]`).count(), file).toBeGreaterThan(0);
-        await access(new URL(file, dist));
-      }
-      expect(await page.locator('link[rel="icon"][href^="data:"]').count()).toBe(1);
-      expect(await overflowing(page), "landing").toEqual([]);
-      // The title takes at most three lines, and no address in the intro table is split inside a word.
-      const title = page.locator('[data-component-name="Typography/H1"]').first();
-      const lines = await title.evaluate(
-        (h) => h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight),
-      );
-      expect(Math.round(lines)).toBeLessThanOrEqual(3);
-      const split = await page
-        .locator("td code")
-        .evaluateAll((codes) =>
-          codes.filter((code) => code.getClientRects().length > 1).map((code) => code.textContent),
-        );
-      expect(split).toEqual([]);
-      await screenshot(page, `reference-landing-${width}`);
-
-      // Redoc renders a tag's operations as they come into view: visit each one from the sidebar.
-      for (const tag of tags) {
-        await page.getByText(tag, { exact: true }).first().click();
-        for (const op of operations.filter((o) => o.tags.includes(tag))) {
-          const sample = (label: string) => op["x-codeSamples"].find((s) => s.label === label)?.source ?? "?";
-          await page.getByText(op.summary, { exact: true }).first().click();
-          const text = await waitForText(page, [op.summary, sample("curl")]);
-          expect(text, `${op.operationId}: curl sample`).toContain(flat(sample("curl")));
-          expect(text).not.toContain("property name");
-          for (const { errorCode } of errorCodesOf(document, op)) {
-            expect(text, `${op.operationId}: error codes seen`).toContain(errorCode);
-          }
-          expect(await overflowing(page), op.operationId).toEqual([]);
-          expect(await coveredByCopyButton(page), op.operationId).toEqual([]);
-          expect(await splitWords(page, REDOC_CODE.code), op.operationId).toEqual([]);
-          await screenshot(page, `reference-${op.operationId}-${width}`);
-
-          await chooseLanguage(page, "curl", "TypeScript");
-          const withTs = await waitForText(page, [sample("TypeScript")]);
-          expect(withTs, `${op.operationId}: TypeScript sample`).toContain(flat(sample("TypeScript")));
-          expect(await overflowing(page), `${op.operationId} (TypeScript)`).toEqual([]);
-          expect(await coveredByCopyButton(page), `${op.operationId} (TypeScript)`).toEqual([]);
-          expect(await splitWords(page, REDOC_CODE.code), `${op.operationId} (TypeScript)`).toEqual([]);
-
-          // The request body as Redoc renders it: where a long form value was once cut off.
-          const payload = payloadOf(op);
-          expect(payload === undefined, `${op.operationId}: Payload panel`).toBe(
-            op.requestBody === undefined,
-          );
-          if (payload !== undefined) {
-            await chooseLanguage(page, "TypeScript", "Payload");
-            const withPayload = await waitForText(page, [payload]);
-            expect(withPayload, `${op.operationId}: Payload`).toContain(flat(payload));
-            expect(await overflowing(page), `${op.operationId} (Payload)`).toEqual([]);
-            expect(await coveredByCopyButton(page), `${op.operationId} (Payload)`).toEqual([]);
-            await screenshot(page, `reference-${op.operationId}-payload-${width}`);
-            await chooseLanguage(page, "Payload", "curl");
-          } else {
-            await chooseLanguage(page, "TypeScript", "curl");
-          }
-        }
-      }
-      expect(requests).toEqual([]);
-      expect(errors).toEqual([]);
-      await close();
-    });
-  }
-});
-
-/** Every word of every text in the document, lower case: what a search excerpt may show. */
-function wordsOf(node: unknown, words = new Set<string>()): Set<string> {
-  if (typeof node === "string") {
-    for (const word of node.toLowerCase().split(/[^a-z]+/)) {
-      words.add(word);
-    }
-  } else if (node && typeof node === "object") {
-    for (const [key, value] of Object.entries(node)) {
-      words.add(key.toLowerCase());
-      wordsOf(value, words);
-    }
-  }
-  return words;
-}
-
-describe("API reference at a phone's width (390 px)", () => {
-  it("lays out the landing and an operation with nothing overflowing", async () => {
-    const { page, requests, errors, close } = await open(new URL("reference.html", dist).href, 390);
-    await page
-      .getByText("Contact-center host ({base_url})")
-      .first()
-      .waitFor({ state: "attached", timeout: 60_000 });
-    await waitForText(page, ["Servers", ...hostUrls]);
-    expect(await overflowing(page), "landing").toEqual([]);
-    await screenshot(page, `reference-landing-390`);
-    // An operation, reached by its address as a shared link would.
-    const [op] = operations;
-    await page.goto(`${new URL("reference.html", dist).href}#operation/${op?.operationId}`);
-    await waitForText(page, [op?.summary ?? "?"]);
-    expect(await overflowing(page), op?.operationId).toEqual([]);
-    expect(await splitWords(page, REDOC_CODE.code), op?.operationId).toEqual([]);
-    await screenshot(page, `reference-${op?.operationId}-390`);
-    expect(requests).toEqual([]);
-    expect(errors).toEqual([]);
-    await close();
-  });
-});
-
-describe("API reference search", () => {
-  it("shows excerpts whose words are the document's, none glued to the next line's", async () => {
-    // The page renders the presented copy, whose additions (the error-code tables) are words too.
-    const known = wordsOf(presentable(document));
-    const { page, errors, close } = await open(new URL("reference.html", dist).href, 1280);
-    await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 60_000 });
-    const glued: string[] = [];
-    for (const query of ["authenticate", "token", "refresh", "deprecated"]) {
-      await page.getByText("Search Ctrl+K").first().click();
-      await page.keyboard.type(query);
-      const items = page.locator('[data-component-name="Search/SearchItem"]');
-      await items.first().waitFor();
-      const text = (await items.allInnerTexts()).join("\n").toLowerCase();
-      glued.push(...text.split(/[^a-z]+/).filter((word) => word.length > 2 && !known.has(word)));
-      await page.keyboard.press("Escape");
-    }
-    // Redoc's own labels in a result ("path parameters → apiToken") are not the document's words.
-    const REDOC = new Set(["parameters"]);
-    expect([...new Set(glued)].filter((word) => !REDOC.has(word))).toEqual([]);
-    expect(errors).toEqual([]);
-    await close();
-  });
-});
-
 describe("getting started (dist/index.html)", () => {
   for (const width of GUIDE_WIDTHS) {
     it(`from disk: production values, copy buttons, the auth README, nothing overflowing at ${width} px`, async () => {
-      const { page, requests, errors, close } = await open(new URL("index.html", dist).href, width);
+      const opened = await open(new URL("index.html", dist).href, width);
+      const { page, requests, errors } = opened;
       expect(await page.title()).toContain("Getting started");
       const body = await page.locator("body").innerText();
       for (const path of [
@@ -412,7 +284,8 @@ describe("getting started (dist/index.html)", () => {
         .waitFor({ state: "attached", timeout: 60_000 });
       expect(requests).toEqual([]);
       expect(errors).toEqual([]);
-      await close();
+      // The reference the link opened: the reference's own tests at this width go on from it.
+      await leave(opened, width);
     });
   }
 
@@ -505,5 +378,168 @@ describe("getting started (dist/index.html)", () => {
       const tokens = await runTypeScript(files["guide-api-tokens"] as string, environment);
       expect(tokens.stdout).toMatch(/tokens: \[\s*'sbx01:/);
     });
+  });
+});
+
+describe("API reference (dist/reference.html), offline", () => {
+  for (const width of WIDTHS) {
+    it(`shows every operation with its samples, both hosts on the landing, nothing overflowing at ${width} px`, async () => {
+      const opened = await openReference(width);
+      const { page, requests, errors, close } = opened;
+      await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 60_000 });
+
+      // The landing: both hosts in the servers panel, the bundled document for download beside the page.
+      const landing = await waitForText(page, ["Servers", ...hostUrls]);
+      const servers = await page
+        .locator('[data-component-name="Panel/Panel"]', { hasText: "Servers" })
+        .first()
+        .innerText();
+      for (const url of hostUrls) {
+        expect(servers).toContain(url);
+      }
+      expect(landing).toContain("Download OpenAPI description");
+      // The Changelog section: every released version of the spec's CHANGELOG.md, or the line that
+      // says none is.
+      const released = [...changelog.matchAll(/^## (\S+)/gm)].map((m) => m[1] as string);
+      const expected = [
+        "Changelog",
+        ...(released.length ? released : ["No version of the document has been released yet."]),
+      ];
+      const changes = await waitForText(page, expected);
+      for (const text of expected) {
+        expect(changes, "the Changelog section").toContain(text);
+      }
+      for (const file of ["openapi.json", "openapi.yaml"]) {
+        expect(await page.locator(`a[href$="${file}"]`).count(), file).toBeGreaterThan(0);
+        await access(new URL(file, dist));
+      }
+      expect(await page.locator('link[rel="icon"][href^="data:"]').count()).toBe(1);
+      expect(await overflowing(page), "landing").toEqual([]);
+      // The title takes at most three lines, and no address in the intro table is split inside a word.
+      const title = page.locator('[data-component-name="Typography/H1"]').first();
+      const lines = await title.evaluate(
+        (h) => h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight),
+      );
+      expect(Math.round(lines)).toBeLessThanOrEqual(3);
+      const split = await page
+        .locator("td code")
+        .evaluateAll((codes) =>
+          codes.filter((code) => code.getClientRects().length > 1).map((code) => code.textContent),
+        );
+      expect(split).toEqual([]);
+      await screenshot(page, `reference-landing-${width}`);
+
+      // Redoc renders a tag's operations as they come into view: visit each one from the sidebar.
+      for (const tag of tags) {
+        await page.getByText(tag, { exact: true }).first().click();
+        for (const op of operations.filter((o) => o.tags.includes(tag))) {
+          const sample = (label: string) => op["x-codeSamples"].find((s) => s.label === label)?.source ?? "?";
+          await page.getByText(op.summary, { exact: true }).first().click();
+          const text = await waitForText(page, [op.summary, sample("curl")]);
+          expect(text, `${op.operationId}: curl sample`).toContain(flat(sample("curl")));
+          expect(text).not.toContain("property name");
+          for (const { errorCode } of errorCodesOf(document, op)) {
+            expect(text, `${op.operationId}: error codes seen`).toContain(errorCode);
+          }
+          expect(await overflowing(page), op.operationId).toEqual([]);
+          expect(await coveredByCopyButton(page), op.operationId).toEqual([]);
+          expect(await splitWords(page, REDOC_CODE.code), op.operationId).toEqual([]);
+          await screenshot(page, `reference-${op.operationId}-${width}`);
+
+          await chooseLanguage(page, "curl", "TypeScript");
+          const withTs = await waitForText(page, [sample("TypeScript")]);
+          expect(withTs, `${op.operationId}: TypeScript sample`).toContain(flat(sample("TypeScript")));
+          expect(await overflowing(page), `${op.operationId} (TypeScript)`).toEqual([]);
+          expect(await coveredByCopyButton(page), `${op.operationId} (TypeScript)`).toEqual([]);
+          expect(await splitWords(page, REDOC_CODE.code), `${op.operationId} (TypeScript)`).toEqual([]);
+
+          // The request body as Redoc renders it: where a long form value was once cut off.
+          const payload = payloadOf(op);
+          expect(payload === undefined, `${op.operationId}: Payload panel`).toBe(
+            op.requestBody === undefined,
+          );
+          if (payload !== undefined) {
+            await chooseLanguage(page, "TypeScript", "Payload");
+            const withPayload = await waitForText(page, [payload]);
+            expect(withPayload, `${op.operationId}: Payload`).toContain(flat(payload));
+            expect(await overflowing(page), `${op.operationId} (Payload)`).toEqual([]);
+            expect(await coveredByCopyButton(page), `${op.operationId} (Payload)`).toEqual([]);
+            await screenshot(page, `reference-${op.operationId}-payload-${width}`);
+            await chooseLanguage(page, "Payload", "curl");
+          } else {
+            await chooseLanguage(page, "TypeScript", "curl");
+          }
+        }
+      }
+      expect(requests).toEqual([]);
+      expect(errors).toEqual([]);
+      if (width === SEARCH_WIDTH) {
+        await leave(opened, width);
+      } else {
+        await close();
+      }
+    });
+  }
+});
+
+/** Every word of every text in the document, lower case: what a search excerpt may show. */
+function wordsOf(node: unknown, words = new Set<string>()): Set<string> {
+  if (typeof node === "string") {
+    for (const word of node.toLowerCase().split(/[^a-z]+/)) {
+      words.add(word);
+    }
+  } else if (node && typeof node === "object") {
+    for (const [key, value] of Object.entries(node)) {
+      words.add(key.toLowerCase());
+      wordsOf(value, words);
+    }
+  }
+  return words;
+}
+
+describe("API reference at a phone's width (390 px)", () => {
+  it("lays out the landing and an operation with nothing overflowing", async () => {
+    const { page, requests, errors, close } = await openReference(390);
+    await page
+      .getByText("Contact-center host ({base_url})")
+      .first()
+      .waitFor({ state: "attached", timeout: 60_000 });
+    await waitForText(page, ["Servers", ...hostUrls]);
+    expect(await overflowing(page), "landing").toEqual([]);
+    await screenshot(page, `reference-landing-390`);
+    // An operation, reached by its address as a shared link would.
+    const [op] = operations;
+    await page.goto(`${new URL("reference.html", dist).href}#operation/${op?.operationId}`);
+    await waitForText(page, [op?.summary ?? "?"]);
+    expect(await overflowing(page), op?.operationId).toEqual([]);
+    expect(await splitWords(page, REDOC_CODE.code), op?.operationId).toEqual([]);
+    await screenshot(page, `reference-${op?.operationId}-390`);
+    expect(requests).toEqual([]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
+describe("API reference search", () => {
+  it("shows excerpts whose words are the document's, none glued to the next line's", async () => {
+    // The page renders the presented copy, whose additions (the error-code tables) are words too.
+    const known = wordsOf(presentable(document));
+    const { page, errors, close } = await openReference(SEARCH_WIDTH);
+    await page.getByText("Contact-center host ({base_url})").first().waitFor({ timeout: 60_000 });
+    const glued: string[] = [];
+    for (const query of ["authenticate", "token", "refresh", "deprecated"]) {
+      await page.getByText("Search Ctrl+K").first().click();
+      await page.keyboard.type(query);
+      const items = page.locator('[data-component-name="Search/SearchItem"]');
+      await items.first().waitFor();
+      const text = (await items.allInnerTexts()).join("\n").toLowerCase();
+      glued.push(...text.split(/[^a-z]+/).filter((word) => word.length > 2 && !known.has(word)));
+      await page.keyboard.press("Escape");
+    }
+    // Redoc's own labels in a result ("path parameters → apiToken") are not the document's words.
+    const REDOC = new Set(["parameters"]);
+    expect([...new Set(glued)].filter((word) => !REDOC.has(word))).toEqual([]);
+    expect(errors).toEqual([]);
+    await close();
   });
 });
