@@ -222,7 +222,9 @@ function exchangeLimitOf(value: unknown, { clock, sleep, logger }: ManagerConfig
     typeof budget.blockFor !== "function"
   ) {
     throw invalid(
-      "exchangeBudget must be a number of exchanges a minute for this process, or a budget shared across processes (redisExchangeBudget({ client, perMinute }))",
+      VERBOSE
+        ? "exchangeBudget must be a number of exchanges a minute for this process, or a budget shared across processes (redisExchangeBudget({ client, perMinute }))"
+        : "exchangeBudget",
     );
   }
   return {

@@ -172,6 +172,28 @@ describe("createTenantPool", () => {
     expect(blocked[0]).toBeGreaterThan(0);
   });
 
+  it("logs a budget that cannot be told of a 429, and the caller still gets the 429's error", async () => {
+    const budget = {
+      take: async () => {},
+      blockFor: async () => {
+        throw new Error("connection lost");
+      },
+    };
+    const { pool, lines } = hosts(1, { exchangeBudget: budget });
+    let last: unknown;
+    for (let i = 0; i < 6; i++) {
+      await pool.get("t1").logout();
+      last = await pool
+        .get("t1")
+        .getAccessToken()
+        .catch((e: unknown) => e);
+    }
+    expect((last as EngageVoiceAuthError).code).toBe("rate_limited");
+    await vi.waitFor(() =>
+      expect(lines.some((l) => l.startsWith("The exchange budget could not be told of a 429"))).toBe(true),
+    );
+  });
+
   it.each([
     ["a negative number", -1],
     ["an object without take()", { blockFor: () => {} }],
