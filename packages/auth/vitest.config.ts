@@ -10,6 +10,11 @@ export default defineConfig({
     // Hang guards, not verdicts: a machine running two CI jobs transpiles and spawns slowly.
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // Three files at a time: vitest's default is one fewer than the cores, one on CI's two, and most
+    // of these files wait on deadlines and loopback servers rather than use a core (measured alone:
+    // one at a time 28.6 s, three 12.6 s, for the same CPU). A task that waits holds one of turbo's
+    // three slots, and the chain to the release rehearsal waits behind it.
+    maxWorkers: 3,
     // Type tests (test/*.test-d.ts) are not run here: the test script's tsc, before vitest, covers
     // test/ (see tsconfig.json), so a wrong type already fails `pnpm test`; a second tsc run costs CI.
     coverage: {
