@@ -1,5 +1,5 @@
 import { defineLocalCommand } from "../../command.js";
-import { SHELLS } from "./scripts.js";
+import { SHELLS } from "./shells.js";
 
 export const completion = defineLocalCommand({
   name: "completion",

@@ -1,5 +1,6 @@
 import type { LocalInvocation } from "../../command.js";
-import { bashScript, fishScript, type Shell, zshScript } from "./scripts.js";
+import { bashScript, fishScript, zshScript } from "./scripts.js";
+import type { Shell } from "./shells.js";
 
 const SCRIPTS: Record<Shell, typeof bashScript> = { bash: bashScript, zsh: zshScript, fish: fishScript };
 

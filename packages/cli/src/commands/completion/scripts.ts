@@ -1,13 +1,9 @@
 // The completion scripts, drawn from the command array: each holds every command, option and choice,
 // so completing runs no engage-voice process. Options that take a value skip that value when the
 // scripts find the command words, so `--profile ci users` completes as `users`.
-
 import type { CommandTable } from "../../command.js";
 import { GLOBAL_OPTIONS, type Options } from "../../options.js";
 import { firstWords } from "../../words.js";
-
-export const SHELLS = ["bash", "zsh", "fish"] as const;
-export type Shell = (typeof SHELLS)[number];
 
 interface Word {
   name: string;
