@@ -6,6 +6,7 @@ import {
   invalidOptions,
   optionsOf,
   refuseUnknown,
+  requireTenant,
   storeFailed,
   sleep as timerSleep,
 } from "@engage-voice/auth/store-kit";
@@ -35,7 +36,6 @@ export interface RedisExchangeBudgetOptions {
 }
 
 const KNOWN = ["client", "perMinute", "name", "prefix", "commandTimeoutMs", "clock", "sleep"] as const;
-const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 // The window of the last minute's exchanges (a sorted set scored by time) and the time until which a
 // 429 stops them all, under one hash tag so that both are in one slot of a cluster. Returns 0 with a
@@ -96,12 +96,8 @@ export function redisExchangeBudget(options: RedisExchangeBudgetOptions): Exchan
     );
   }
   const perMinute = integer("perMinute", given.perMinute, 0, 1, 100_000);
-  const name = given.name ?? "exchanges";
-  if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
-    throw invalidOptions(
-      "name must be 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit",
-    );
-  }
+  // A tenant id's rule: the name, like a tenant, sits in a hash tag of the keys.
+  const name = requireTenant(given.name ?? "exchanges", "name");
   const [least, most] = redisStoreLimits.commandTimeoutMs;
   const commandTimeoutMs = integer(
     "commandTimeoutMs",
