@@ -249,7 +249,6 @@ async function snapshot(sandbox: RunningSandbox, nodes: Node[]): Promise<Snapsho
       locked: false,
     };
   }
-  let locks = 0;
   let marks = 0;
   const lockTtls: string[] = [];
   // SCAN and GET per node: on a cluster each master lists and serves the keys of its own slots.
@@ -269,7 +268,6 @@ async function snapshot(sandbox: RunningSandbox, nodes: Node[]): Promise<Snapsho
         }
       });
       for (const key of keys.filter((k) => k.endsWith(":lock"))) {
-        locks++;
         lockTtls.push(`${key} ${await node.pTTL(key)} ms`);
         const state = tenants[tenantOf(key)];
         if (state) {
@@ -278,7 +276,14 @@ async function snapshot(sandbox: RunningSandbox, nodes: Node[]): Promise<Snapsho
       }
     }
   }
-  return { tenants, commandsBefore, commandsAfter: await commandStats(nodes), locks, marks, lockTtls };
+  return {
+    tenants,
+    commandsBefore,
+    commandsAfter: await commandStats(nodes),
+    locks: lockTtls.length,
+    marks,
+    lockTtls,
+  };
 }
 
 const calls = (t: TenantState) => t.exchanges + t.refreshes;
