@@ -13,11 +13,13 @@ const { values } = parseArgs({
   // pnpm passes a lone "--" through.
   args: process.argv.slice(2).filter((arg) => arg !== "--"),
 });
-const env = { ...process.env };
-if (values.runs) env.SIM_RUNS = values.runs;
-if (values.seed) env.SIM_SEED = values.seed;
-if (values.path) env.SIM_PATH = values.path;
-if (values["no-shrink"]) env.SIM_SHRINK = "0";
+const env = {
+  ...process.env,
+  ...(values.runs ? { SIM_RUNS: values.runs } : {}),
+  ...(values.seed ? { SIM_SEED: values.seed } : {}),
+  ...(values.path ? { SIM_PATH: values.path } : {}),
+  ...(values["no-shrink"] ? { SIM_SHRINK: "0" } : {}),
+};
 const vitest = new URL("../../node_modules/vitest/vitest.mjs", import.meta.url);
 const run = spawnSync(process.execPath, [vitest.pathname, "run", "test/simulation", "--project", "default"], {
   stdio: "inherit",
