@@ -102,12 +102,12 @@ export function lockingStore(store: TokenStore, logger: Logger) {
       return held;
     },
     /** Before a refresh presents `current`'s token: the mark, or no token call at all. */
-    async beforeRefresh(current: TokenSet, write: WriteInTurn, stillOurs: () => boolean): Promise<void> {
+    async beforeRefresh(current: TokenSet, write: WriteInTurn): Promise<void> {
       if (!locks) {
         return;
       }
       await write(markInFlight(current)).catch((error: unknown) => {
-        if (!stillOurs()) {
+        if (error instanceof EngageVoiceAuthError) {
           throw error;
         }
         throw storeFailed(
@@ -143,15 +143,30 @@ export function lockingStore(store: TokenStore, logger: Logger) {
      * taken again once, and the store read again: the successor's set is most likely there by then.
      */
     async underLock(run: (hold?: LockHold) => Promise<TokenSet>): Promise<TokenSet> {
+      // What the task threw is the renewal's own outcome; anything else the lock threw is the store's.
+      let fromTask = false;
+      const task = (hold?: LockHold) =>
+        run(hold).catch((error: unknown) => {
+          fromTask = true;
+          throw error;
+        });
       const lock = (task: typeof run) => (store as Required<Pick<TokenStore, "lock">>).lock<TokenSet>(task);
       try {
-        return await lock(run);
+        return await lock(task);
       } catch (error) {
+        if (!fromTask && !(error instanceof EngageVoiceAuthError)) {
+          throw storeFailed("The token store's lock could not be taken", error);
+        }
         if (!(error instanceof LockLost)) {
           throw error;
         }
         logger.warn?.(`${error.message}; reading the store again under the lock`);
-        return lock(run);
+        fromTask = false;
+        return lock(task).catch((again: unknown) => {
+          throw fromTask || again instanceof EngageVoiceAuthError
+            ? again
+            : storeFailed("The token store's lock could not be taken", again);
+        });
       }
     },
   };

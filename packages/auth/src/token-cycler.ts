@@ -63,6 +63,8 @@ interface Running {
    * to its end even when a caller that joined it gives up: its answer may carry a rotated token.
    */
   abandonable: boolean;
+  /** It ended after close() had resolved: its callers send nothing with what it brought. */
+  late: boolean;
 }
 
 /**
@@ -77,7 +79,10 @@ export function createTokenCycler(deps: CyclerDeps) {
   const { store, logger, clock, policy, calls, limiter, tenant } = deps;
   let tokens: TokenSet | undefined;
   let running: Running | undefined;
-  let closed = false;
+  // Every renewal not yet ended, the one logout() discarded too: close() waits for each (its lock).
+  const inFlight = new Set<Promise<unknown>>();
+  // Closing refuses new work and lets work in flight end; once closed, nothing more is sent.
+  let phase: "open" | "closing" | "closed" = "open";
   // Bumped by logout(): a renewal that started before it must not store or hand out its result.
   let generation = 0;
   // Failures in a row while a token is kept, and when the next background try may start.
@@ -190,6 +195,11 @@ export function createTokenCycler(deps: CyclerDeps) {
       if (gen === generation) {
         await store.set(tokens);
       }
+    }).catch((error: unknown) => {
+      // A write that failed after a logout is the logout's business: the caller hears logged_out.
+      if (gen === generation) {
+        throw error;
+      }
     });
     if (gen !== generation) {
       throw loggedOut();
@@ -203,7 +213,7 @@ export function createTokenCycler(deps: CyclerDeps) {
       return commit(gen, await exchange(hold, signal), "exchange");
     }
     const inTurn = (set: TokenSet) => writeInTurn(gen, set);
-    await locking.beforeRefresh(current, inTurn, () => gen === generation);
+    await locking.beforeRefresh(current, inTurn);
     await stillHeld(hold);
     let next: TokenSet;
     try {
@@ -353,7 +363,7 @@ export function createTokenCycler(deps: CyclerDeps) {
 
   /** The renewal under way, or a new one for `need`. */
   function start(need: Need): Running {
-    if (closed) {
+    if (phase !== "open") {
       throw closedError();
     }
     if (running) {
@@ -377,8 +387,16 @@ export function createTokenCycler(deps: CyclerDeps) {
       controller,
       waiters: 0,
       abandonable: false,
+      late: false,
     };
     running = started;
+    // The first reaction to its end, so that close() cannot resolve in between.
+    const done = () => {
+      started.late = phase === "closed";
+      inFlight.delete(ended);
+    };
+    const ended: Promise<unknown> = started.promise.then(done, done);
+    inFlight.add(ended);
     return started;
   }
 
@@ -403,7 +421,19 @@ export function createTokenCycler(deps: CyclerDeps) {
     renewal.abandonable ||= started && signal !== undefined && signal !== null;
     const since = clock.now();
     renewal.waiters++;
-    const settled = renewal.promise.finally(() => emit({ type: "waited", ms: clock.now() - since }));
+    const settled = renewal.promise
+      .finally(() => emit({ type: "waited", ms: clock.now() - since }))
+      .then(
+        (tokens) => {
+          if (renewal.late) {
+            throw closedError();
+          }
+          return tokens;
+        },
+        (error: unknown) => {
+          throw renewal.late ? closedError() : error;
+        },
+      );
     if (!signal) {
       return settled;
     }
@@ -421,12 +451,16 @@ export function createTokenCycler(deps: CyclerDeps) {
 
   /** The current token when it may still be sent (starting a renewal in its window), without waiting. */
   function servableToken(): string | undefined {
+    // Every path that sends (client(), fetch, the middleware) asks here first: a closed session sends nothing.
+    if (phase !== "open") {
+      throw closedError();
+    }
     const current = tokens;
     const now = clock.now();
     if (!current || !policy.isServable(current, now)) {
       return undefined;
     }
-    if (!policy.isFresh(current, now) && !running && !closed && now >= nextAttemptAt) {
+    if (!policy.isFresh(current, now) && !running && now >= nextAttemptAt) {
       // Failures are logged where they happen; callers keep the current token meanwhile.
       acquire({ kind: "fresh" }).catch(() => {});
     }
@@ -446,9 +480,6 @@ export function createTokenCycler(deps: CyclerDeps) {
      * wait ends when `signal` aborts.
      */
     async accessToken(signal?: AbortSignal | null): Promise<string> {
-      if (closed) {
-        throw closedError();
-      }
       return servableToken() ?? (await waitFor({ kind: "fresh" }, signal)).accessToken;
     },
     /** The token to send again after the server called `sent` expired: a newer one, shared. */
@@ -464,13 +495,11 @@ export function createTokenCycler(deps: CyclerDeps) {
      * `timeoutMs`, then refuses new work. Resolves with whether nothing was left in flight.
      */
     async close(timeoutMs: number): Promise<boolean> {
-      closed = true;
-      const pending = running?.promise.then(
-        () => true,
-        () => true,
-      );
+      phase = "closing";
+      const pending = inFlight.size > 0 ? Promise.all(inFlight).then(() => true) : undefined;
       if (!pending) {
         await writes;
+        phase = "closed";
         return true;
       }
       // A wait the caller awaits: its timer holds the process, and goes once the renewal has ended.
@@ -481,14 +510,18 @@ export function createTokenCycler(deps: CyclerDeps) {
       );
       const drained = await Promise.race([pending, late]);
       timer.abort();
+      // Past its time the renewal is given up: nothing more is sent once close() has resolved.
+      running?.controller.abort(closedError());
+      phase = "closed";
       await writes;
       return drained;
     },
-    closed: () => closed,
     /** Forgets the tokens, in the store too; a renewal under way is discarded. */
     async logout(): Promise<void> {
       generation++;
       tokens = undefined;
+      // Discarded: it sends nothing more, and close() still waits for it to let go of its lock.
+      running?.controller.abort(loggedOut());
       running = undefined;
       failures = 0;
       nextAttemptAt = 0;

@@ -1,8 +1,9 @@
 // A renewal every waiting caller has given up on ends at once: its token call is aborted and no
 // further try or backoff follows. One that a caller still waits for goes on.
 import { describe, expect, it, vi } from "vitest";
+import { createClient } from "@engage-voice/client";
 import type { TokenEvent } from "../src/index.js";
-import { setup } from "./fake-server.js";
+import { BASE, setup } from "./fake-server.js";
 
 describe("a renewal its callers gave up on", () => {
   it("goes on while one caller still waits, though another gave up", async () => {
@@ -79,6 +80,34 @@ describe("close()", () => {
     });
     await expect(s.auth.refresh()).rejects.toMatchObject({ code: "closed" });
     expect(() => s.auth.close({ timeoutMs: -1 })).toThrow(/timeoutMs must be an integer/);
+  });
+
+  it("sends nothing more through client(), fetch or the middleware, though the token is still valid", async () => {
+    const s = setup();
+    await s.auth.getAccessToken();
+    const kept = s.auth.client();
+    const own = createClient({ baseUrl: BASE, fetch: s.server.fetch });
+    own.use(s.auth.middleware);
+    expect(await s.auth.close()).toBe(true);
+    const closed = expect.objectContaining({ code: "closed" });
+    await expect(kept.GET("/voice/api/v1/admin/accounts")).rejects.toEqual(closed);
+    await expect(s.auth.client().GET("/voice/api/v1/admin/accounts")).rejects.toEqual(closed);
+    await expect(s.auth.fetch(`${BASE}/voice/api/v1/admin/accounts`)).rejects.toEqual(closed);
+    await expect(own.GET("/voice/api/v1/admin/accounts")).rejects.toEqual(closed);
+    expect(s.server.calls.accounts).toBe(0);
+  });
+
+  it("gives up a renewal still in flight at its deadline: nothing is sent after it resolved", async () => {
+    const s = setup({ timeoutMs: 60_000 });
+    await s.auth.getAccessToken();
+    s.clock.advance(301_000);
+    s.server.fail("refresh", "hang");
+    const waiting = s.auth.getAccessToken();
+    await vi.waitFor(() => expect(s.server.calls.refresh).toBe(1), { interval: 1 });
+    expect(await s.auth.close({ timeoutMs: 10 })).toBe(false);
+    await expect(waiting).rejects.toMatchObject({ code: "closed" });
+    expect(s.server.calls.refresh + s.server.calls.exchange).toBe(2);
+    expect(s.server.calls.accounts).toBe(0);
   });
 
   it("starts no renewal in the refresh window once closed", async () => {

@@ -1,5 +1,6 @@
 // The rules of a store with a lock, alone: the session that uses them is token-cycler.ts's.
 import { describe, expect, it } from "vitest";
+import { EngageVoiceAuthError } from "../src/errors.js";
 import { LockLost, lockingStore, markInFlight } from "../src/locking-store.js";
 import { memoryStore, type TokenStore } from "../src/store.js";
 import { fromStored, type TokenSet } from "../src/tokens.js";
@@ -25,11 +26,7 @@ describe("lockingStore", () => {
     expect(rules.afterRead(held, markInFlight(held), true)).toBe(held);
     expect(rules.afterRead(held, undefined, true)).toBe(held);
     const written: TokenSet[] = [];
-    await rules.beforeRefresh(
-      held,
-      async (s) => void written.push(s),
-      () => true,
-    );
+    await rules.beforeRefresh(held, async (s) => void written.push(s));
     await rules.putBack(held, undefined, async (s) => void written.push(s));
     expect(written).toEqual([]);
     expect(lines).toEqual([]);
@@ -58,21 +55,22 @@ describe("lockingStore", () => {
     const rules = lockingStore(locked(), recordingLogger().logger);
     const held = set(1);
     const written: TokenSet[] = [];
-    await rules.beforeRefresh(
-      held,
-      async (s) => void written.push(s),
-      () => true,
-    );
+    await rules.beforeRefresh(held, async (s) => void written.push(s));
     expect(written.map((s) => s.refreshToken)).toEqual([undefined]);
     const refused = async () => {
       throw new Error("disk full");
     };
-    await expect(rules.beforeRefresh(held, refused, () => true)).rejects.toMatchObject({
+    await expect(rules.beforeRefresh(held, refused)).rejects.toMatchObject({
       code: "store_failed",
       message: expect.stringMatching(/no token call was made/),
     });
-    // A session logged out meanwhile gets its own error back, not a store failure.
-    await expect(rules.beforeRefresh(held, refused, () => false)).rejects.toThrow("disk full");
+    // A session logged out meanwhile gets its own typed error back (the session's write says so).
+    const loggedOut = new EngageVoiceAuthError("logged_out", "logged out");
+    await expect(
+      rules.beforeRefresh(held, async () => {
+        throw loggedOut;
+      }),
+    ).rejects.toBe(loggedOut);
   });
 
   it("puts the refresh token back only while the lock is still ours", async () => {

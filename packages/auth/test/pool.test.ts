@@ -262,13 +262,13 @@ describe("createTenantPool", () => {
     expect(() => pool.get("t1")).toThrow(expect.objectContaining({ code: "closed" }));
   });
 
-  it("close() resolves false once its deadline passes with a renewal still in flight", async () => {
+  it("close() resolves false once its deadline passes with a renewal still in flight, which is given up: its caller hears closed", async () => {
     const { pool, hold } = hosts(1);
     const release = hold();
     const renewal = pool.get("t1").getAccessToken();
     expect(await pool.close({ timeoutMs: 1_000 })).toBe(false);
     release();
-    await renewal;
+    await expect(renewal).rejects.toMatchObject({ code: "closed" });
   });
 
   it("refuses what it cannot use, with the fix", () => {

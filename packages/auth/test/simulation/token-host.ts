@@ -4,7 +4,7 @@
 // answers the token calls and one API call; faults are queued by the simulation for the next token
 // call. Every request waits for the scheduler, so the simulation decides when each one arrives.
 
-export const TOKEN_LIFETIME_S = 60;
+export const TOKEN_LIFETIME_S = 20;
 const EXCHANGE = "/api/auth/login/rc/accesstoken";
 const REFRESH = "/api/auth/token/refresh";
 export const API_PATH = "/voice/api/v1/admin/accounts";
@@ -73,6 +73,7 @@ export function tokenHost(options: {
       return refused(401, "auth.bad.token");
     }
     trace(`host: exchange for ${tenant}`);
+    (globalThis as any).S ??= {}; (globalThis as any).S.ex = ((globalThis as any).S.ex ?? 0) + 1;
     return issue(tenant);
   }
 
@@ -96,6 +97,7 @@ export function tokenHost(options: {
       return refused(401, "auth.token.revoked");
     }
     trace(`host: refresh of ${known.tenant} with ${presented}`);
+    (globalThis as any).S ??= {}; (globalThis as any).S.rf = ((globalThis as any).S.rf ?? 0) + 1;
     return issue(known.tenant);
   }
 
