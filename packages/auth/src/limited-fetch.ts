@@ -24,6 +24,9 @@ export function unrefTimer(run: () => void, ms: number) {
   return timer as Parameters<typeof clearTimeout>[0];
 }
 
+/** Where a body's buffer starts: room for a token answer, doubled as the body needs. */
+export const FIRST_BUFFER_BYTES = 4_096;
+
 /**
  * Up to `maxBytes` of a body, and whether that was all of it. Stops reading (and cancels) past it, or
  * once `stop` settles: a body that is no longer read must not keep filling a buffer.
@@ -32,7 +35,9 @@ async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number, st
   const reader = body.getReader();
   const cancel = () => reader.cancel().catch(() => {});
   stop?.then(cancel, cancel);
-  const bytes = new Uint8Array(maxBytes);
+  // Grows with the answer (a token answer is about a kilobyte), up to the bound: a buffer of the bound
+  // for each answer cost thousands of tenants starting at once gigabytes and their deadlines.
+  let bytes = new Uint8Array(Math.min(maxBytes, FIRST_BUFFER_BYTES));
   let length = 0;
   try {
     for (;;) {
@@ -41,6 +46,11 @@ async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number, st
         return { bytes: bytes.subarray(0, length), complete: true };
       }
       const room = Math.min(chunk.value.byteLength, maxBytes - length);
+      if (length + room > bytes.byteLength) {
+        const grown = new Uint8Array(Math.min(maxBytes, Math.max(length + room, bytes.byteLength * 2)));
+        grown.set(bytes.subarray(0, length));
+        bytes = grown;
+      }
       bytes.set(chunk.value.subarray(0, room), length);
       length += room;
       if (room < chunk.value.byteLength || length === maxBytes) {
