@@ -28,24 +28,33 @@ export function sharedStore(options: {
   clock: SimClock;
   arrival: (label: string) => Promise<unknown>;
   trace: (line: string) => void;
+  /** The world's seeded random numbers, for a flaky store's failures. */
+  random: () => number;
 }) {
-  const { clock, arrival, trace } = options;
+  const { clock, arrival, trace, random } = options;
+  /** The share of reads and writes that fail while the store is flaky (a connection dropping now and then). */
+  let flakiness = 0;
   let values = new Map<string, string>();
   /** Every write, in order, for a failover to lose the last of them. */
   let writes: { tenant: string; value: string | undefined }[] = [];
   const locks = new Map<string, Lock>();
   const faults: StoreFault[] = [];
-  const never = new Promise<never>(() => {});
+  // A dead process's command is never answered; the world lets it go when the run ends.
+  const graves = new Set<(reason: unknown) => void>();
+  const never = () =>
+    new Promise<never>((_, reject) => {
+      graves.add(reject);
+    });
 
   async function command<T>(sender: Sender, label: string, run: () => T, faulty = true): Promise<T> {
     if (sender.dead) {
-      return never;
+      return never();
     }
     await arrival(`p${sender.id} ${label}`);
     if (sender.dead) {
-      return never;
+      return never();
     }
-    const fault = faulty ? faults.shift() : undefined;
+    const fault = faulty ? (faults.shift() ?? (random() < flakiness ? "fail" : undefined)) : undefined;
     if (fault === "fail") {
       throw new Error(`store ${label} failed (connection lost)`);
     }
@@ -150,6 +159,10 @@ export function sharedStore(options: {
   return {
     storeFor,
     fault: (fault: StoreFault) => faults.push(fault),
+    flaky(share: number) {
+      trace(`store: ${Math.round(share * 100)}% of reads and writes fail from now on`);
+      flakiness = share;
+    },
     /** A restart with nothing: every value and lock gone. */
     restartEmpty() {
       trace("store: restarted empty");
@@ -175,6 +188,13 @@ export function sharedStore(options: {
       locks.clear();
       trace(`store: failover lost the last ${lost} writes`);
       return [...values.values()];
+    },
+    /** Lets go of every command a dead process waits for. */
+    dispose() {
+      for (const reject of graves) {
+        reject(new Error("the simulated world ended"));
+      }
+      graves.clear();
     },
     /** The processes that hold a lock now. */
     holders: () => [...locks.values()].filter((lock) => lock.expiresAt > clock.now()).map((l) => l.holder),

@@ -39,6 +39,8 @@ export function tokenHost(options: {
   const eras = new Map<string, number>();
   const faults: HostFault[] = [];
   const tokenCalls = new Map<string, number>();
+  /** What a run exercised, for a soak's report: a simulation that never refreshes proves little. */
+  const seen = { exchanges: 0, refreshes: 0, reuses: 0, lostAnswers: 0 };
   const eraOf = (tenant: string) => eras.get(tenant) ?? 0;
 
   function issue(tenant: string) {
@@ -73,7 +75,7 @@ export function tokenHost(options: {
       return refused(401, "auth.bad.token");
     }
     trace(`host: exchange for ${tenant}`);
-    (globalThis as any).S ??= {}; (globalThis as any).S.ex = ((globalThis as any).S.ex ?? 0) + 1;
+    seen.exchanges++;
     return issue(tenant);
   }
 
@@ -89,6 +91,7 @@ export function tokenHost(options: {
         violation(`refresh token ${presented} presented twice`);
       }
       trace(`host: ${presented} presented again: every session of ${known.tenant} revoked`);
+      seen.reuses++;
       eras.set(known.tenant, eraOf(known.tenant) + 1);
       return refused(401, "auth.token.reuse");
     }
@@ -97,7 +100,7 @@ export function tokenHost(options: {
       return refused(401, "auth.token.revoked");
     }
     trace(`host: refresh of ${known.tenant} with ${presented}`);
-    (globalThis as any).S ??= {}; (globalThis as any).S.rf = ((globalThis as any).S.rf ?? 0) + 1;
+    seen.refreshes++;
     return issue(known.tenant);
   }
 
@@ -139,6 +142,7 @@ export function tokenHost(options: {
       : new URLSearchParams(body);
     const answer = path === EXCHANGE ? exchange(form) : renew(form as URLSearchParams);
     if (fault === "lose") {
+      seen.lostAnswers++;
       // Processed, and the answer lost on the wire: the caller sees its deadline pass.
       throw new DOMException("The answer was lost on the wire", "TimeoutError");
     }
@@ -150,6 +154,7 @@ export function tokenHost(options: {
     fault: (fault: HostFault) => faults.push(fault),
     excuse: (refreshToken: string | undefined) => refreshToken && excused.add(refreshToken),
     tokenCalls: (tenant: string) => tokenCalls.get(tenant) ?? 0,
+    seen,
   };
 }
 

@@ -22,6 +22,7 @@ export type Action =
   | { kind: "logout"; slot: number; tenant: number }
   | { kind: "hostFault"; fault: HostFault }
   | { kind: "storeFault"; fault: StoreFault; count: number }
+  | { kind: "storeFlaky"; share: number }
   | { kind: "storeRestart" }
   | { kind: "failover"; lost: number }
   | { kind: "jump"; slot: number; ms: number };
@@ -48,24 +49,45 @@ interface Caller {
 /** A caller's own deadline passed: it gave up, as a request handler does. */
 const GAVE_UP = Object.freeze({ name: "GaveUp", message: "the caller gave up at its deadline" });
 
-export function createWorld(scheduler: fc.Scheduler, options: { healthy: boolean }) {
+/** Seeded random numbers (mulberry32): the world's own choices replay with its seed. */
+function seeded(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+export function createWorld(scheduler: fc.Scheduler, options: { healthy: boolean; seed: number }) {
   const { healthy } = options;
   const clock = simClock();
   const lines: string[] = [];
   const violations: string[] = [];
   const trace = (line: string) => lines.push(`${clock.now() - START} ms ${line}`);
   const violation = (what: string) => {
+    if (ended) {
+      return;
+    }
     violations.push(what);
     trace(`VIOLATION ${what}`);
   };
   const START = clock.now();
   const arrival = (label: string) => scheduler.schedule(Promise.resolve(label), label);
   const host = tokenHost({ now: clock.now, arrival, violation, trace });
-  const store = sharedStore({ clock, arrival, trace });
+  const store = sharedStore({ clock, arrival, trace, random: seeded(options.seed) });
   const callers = new Map<string, Caller>();
   let serial = 0;
   const slots: Process[] = [];
-  const never = new Promise<never>(() => {});
+  // What a dead process waits for: nothing ever answers it, until the run ends and lets it all go
+  // (a call's real deadline timer would otherwise hold the whole world for its timeoutMs).
+  const graves = new Set<(reason: unknown) => void>();
+  let ended = false;
+  const never = () =>
+    new Promise<never>((_, reject) => {
+      graves.add(reject);
+    });
 
   function fetchOf(proc: Process) {
     return (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -73,7 +95,7 @@ export function createWorld(scheduler: fc.Scheduler, options: { healthy: boolean
       const what = `${request.method} ${new URL(request.url).pathname}`;
       const signal = init?.signal ?? request.signal;
       if (proc.dead) {
-        return never;
+        return never();
       }
       // A fetch given an aborted signal sends nothing.
       if (signal?.aborted) {
@@ -87,12 +109,13 @@ export function createWorld(scheduler: fc.Scheduler, options: { healthy: boolean
         violation(`p${proc.id} sent ${what} for a caller that came after close()`);
       }
       return new Promise<Response>((resolve, reject) => {
-        if (signal?.aborted) {
-          reject(signal.reason);
-          return;
-        }
-        signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
-        host.handle(request).then(resolve, reject);
+        // Removed once answered: Node keeps a signal made by AbortSignal.any alive while it has listeners.
+        const onAbort = () => reject(signal?.reason);
+        signal?.addEventListener("abort", onAbort, { once: true });
+        host
+          .handle(request)
+          .then(resolve, reject)
+          .finally(() => signal?.removeEventListener("abort", onAbort));
       });
     };
   }
@@ -113,7 +136,10 @@ export function createWorld(scheduler: fc.Scheduler, options: { healthy: boolean
         sleep: clock.sleep,
         random: () => 0.5,
         logger: { debug: log("debug"), warn: log("warn"), error: log("error") },
-        timeoutMs: 600_000,
+        // A call's deadline is also a real timer, which guards an answer's body until it passes: long
+        // enough never to fire within a run (a few milliseconds), short enough that a soak does not
+        // hold thousands of ended worlds through it.
+        timeoutMs: 5_000,
       },
     });
     slots[slot] = proc;
@@ -236,6 +262,10 @@ export function createWorld(scheduler: fc.Scheduler, options: { healthy: boolean
           proc.pool.close({ timeoutMs: 5_000 }).then(async (drained) => {
             // Callers that waited for a drained renewal send in the turn close() resolves in; never later.
             await settle();
+            // A process that crashed meanwhile never saw its close() resolve.
+            if (proc.dead) {
+              return;
+            }
             proc.closedAt = clock.now();
             trace(`p${proc.id} close() resolved: ${drained ? "drained" : "not drained"}`);
             // One that was not drained may still wait on a command that holds its lock until it lands.
@@ -269,6 +299,9 @@ export function createWorld(scheduler: fc.Scheduler, options: { healthy: boolean
         for (let n = 0; n < action.count; n++) {
           store.fault(action.fault);
         }
+        break;
+      case "storeFlaky":
+        store.flaky(action.share);
         break;
       case "storeRestart":
         store.restartEmpty();
@@ -326,5 +359,15 @@ export function createWorld(scheduler: fc.Scheduler, options: { healthy: boolean
     }
   }
 
-  return { step, check, finish };
+  /** Lets go of everything a dead process still waits for: nothing is checked after this. */
+  function dispose(): void {
+    ended = true;
+    for (const reject of graves) {
+      reject(new Error("the simulated world ended"));
+    }
+    graves.clear();
+    store.dispose();
+  }
+
+  return { step, check, finish, dispose, seen: host.seen };
 }
