@@ -57,6 +57,18 @@ export const isMarkOf = (stored: TokenSet, held: TokenSet | undefined): boolean 
   held.refreshToken !== undefined &&
   stored.refreshToken === undefined;
 
+/** How many of the latest sets a session remembers having seen (a failover loses a few writes). */
+const SEEN_SETS = 8;
+
+/** FNV-1a of a token: remembered sets cost a number each, not a copy of a kilobyte-long JWT. */
+function fingerprint(token: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < token.length; i++) {
+    hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193);
+  }
+  return (hash >>> 0) * 0x10000 + token.length;
+}
+
 /** Writes a set as the store's, in turn with the session's other writes. */
 export type WriteInTurn = (tokens: TokenSet) => Promise<void>;
 
@@ -70,6 +82,20 @@ export function lockingStore(store: TokenStore, logger: Logger) {
   // The set this session knows its store holds (read there or written there): once it is gone from a
   // store with a lock, another process may have spent its refresh token meanwhile.
   let inStore: TokenSet | undefined;
+  // The sets this session held or read lately, by a hash of their access token: a stored set it never
+  // saw is another process's, newer than anything it holds, whatever its sequence (a store restarted
+  // empty numbers from 1 again); one it saw is older (a failover lost its latest write).
+  const seen: number[] = [];
+  /** The session holds `tokens` now, or read them: a later read of them is not news. */
+  const saw = (tokens: TokenSet): void => {
+    const hash = fingerprint(tokens.accessToken);
+    if (!seen.includes(hash)) {
+      seen.unshift(hash);
+      seen.length = Math.min(seen.length, SEEN_SETS);
+    }
+  };
+  /** Whether `stored` is a set this session never held nor read: another process's, and newer. */
+  const isNews = (stored: TokenSet): boolean => !seen.includes(fingerprint(stored.accessToken));
   return {
     /** Whether renewals run under the store's lock. */
     locks,
@@ -78,14 +104,39 @@ export function lockingStore(store: TokenStore, logger: Logger) {
     /** `tokens` was just written to the store, or read from it. */
     stored(tokens: TokenSet): void {
       inStore = tokens;
+      saw(tokens);
+    },
+    saw,
+    isNews,
+    /** After logout(): nothing the session saw before says anything about the store any more. */
+    forget(): void {
+      inStore = undefined;
+      seen.length = 0;
     },
     /**
-     * What the session should hold after a read of the store that found no newer set: the mark of a
-     * refresh that never came back, or its own set without the refresh token when the set is gone.
+     * What the session should hold after reading the store under its lock. A set it never saw is the
+     * newest. A failed read, a set gone, or the mark of a refresh that never came back means an
+     * exchange: another process may have spent the held refresh token.
      */
     afterRead(held: TokenSet | undefined, stored: TokenSet | undefined, read: boolean): TokenSet | undefined {
       if (!locks) {
-        return held;
+        // One process's store: which set is newer is decided by `sequence`, not by expiry times (on
+        // each process's own clock, which may be off).
+        return stored && stored.accessToken !== held?.accessToken && stored.sequence >= (held?.sequence ?? 0)
+          ? stored
+          : held;
+      }
+      if (!read) {
+        if (!held?.refreshToken) {
+          return held;
+        }
+        logger.warn?.(
+          "The token store could not be read under its lock, so another process may have spent the refresh token: exchanging again",
+        );
+        return withoutRefreshToken(held);
+      }
+      if (stored && stored.accessToken !== held?.accessToken && isNews(stored)) {
+        return stored;
       }
       if (stored && isMarkOf(stored, held)) {
         logger.warn?.(
@@ -93,7 +144,7 @@ export function lockingStore(store: TokenStore, logger: Logger) {
         );
         return stored;
       }
-      if (read && !stored && held?.refreshToken && held === inStore) {
+      if (!stored && held?.refreshToken && held === inStore) {
         logger.warn?.(
           "The token set is gone from the store, its refresh token maybe spent: exchanging again",
         );

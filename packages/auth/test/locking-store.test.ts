@@ -47,8 +47,30 @@ describe("lockingStore", () => {
     const held = set(1);
     expect(rules.afterRead(held, undefined, true)).toBe(held); // never known to be in the store
     rules.stored(held);
-    expect(rules.afterRead(held, undefined, false)).toBe(held); // a failed read says nothing
     expect(rules.afterRead(held, undefined, true)?.refreshToken).toBeUndefined();
+  });
+
+  it("presents no refresh token it holds after a read under the lock that failed", () => {
+    const { logger, lines } = recordingLogger();
+    const rules = lockingStore(locked(), logger);
+    const held = set(1);
+    expect(rules.afterRead(held, undefined, false)?.refreshToken).toBeUndefined();
+    expect(lines.join("\n")).toMatch(/could not be read under its lock.*exchanging again/);
+    expect(rules.afterRead(undefined, undefined, false)).toBeUndefined();
+  });
+
+  it("takes a stored set it never saw over the one it holds, whatever their sequences", () => {
+    const rules = lockingStore(locked(), recordingLogger().logger);
+    const held = set(5);
+    rules.saw(held);
+    // A store restarted empty numbers from 1 again: another process's exchange is the newest set.
+    const afterRestart = set(1);
+    expect(rules.afterRead(held, afterRestart, true)).toBe(afterRestart);
+    // A set it saw before is older, though its sequence is not lower: a failover lost a write.
+    rules.saw(afterRestart);
+    const newer = set(2);
+    rules.saw(newer);
+    expect(rules.afterRead(newer, afterRestart, true)).toBe(newer);
   });
 
   it("marks before a refresh, and fails with store_failed when the mark cannot be written", async () => {

@@ -93,4 +93,43 @@ describe("which of two token sets is newer does not depend on any process's cloc
     expect(second.sequence).toBe(first.sequence + 1);
     expect(server.refreshTokensSent).toEqual([first.refreshToken]);
   });
+
+  it("a store restarted empty: another process's new exchange is newer than the set held, though its sequence is 1", async () => {
+    const store = lockedMemoryStore();
+    const { server, make } = managersOn(store);
+    const [first, second, third] = [make(), make(), make()];
+    await first.refresh(); // exchange: sequence 1
+    await first.refresh(); // sequence 2
+    await second.getAccessToken(); // reads sequence 2
+    await first.refresh(); // sequence 3: the refresh token second holds is spent
+    await store.clear(); // Redis restarted with nothing
+    expect((await third.refresh()).sequence).toBe(1); // a fresh process exchanges
+    await second.refresh();
+    expect(new Set(server.refreshTokensSent).size).toBe(server.refreshTokensSent.length);
+    expect(server.calls.exchange).toBe(2);
+  });
+
+  it("a read that failed under the lock: the refresh token held is not presented, the session exchanges", async () => {
+    const base = lockedMemoryStore();
+    let failReads = 0;
+    const store: TokenStore = {
+      ...base,
+      get: async () => {
+        if (failReads > 0) {
+          failReads--;
+          throw new Error("connection lost");
+        }
+        return base.get();
+      },
+    };
+    const { server, make } = managersOn(store);
+    const [first, second] = [make(), make()];
+    await first.refresh(); // exchange
+    await second.getAccessToken(); // reads it
+    await first.refresh(); // spends the refresh token second holds
+    failReads = 1;
+    await second.refresh();
+    expect(new Set(server.refreshTokensSent).size).toBe(server.refreshTokensSent.length);
+    expect(server.calls.exchange).toBe(2);
+  });
 });
