@@ -42,6 +42,14 @@ export interface TokenManagerOptions {
    * store the session is this manager's alone, and the tenant is `"default"`.
    */
   tenant?: string;
+  /**
+   * The main account this tenant's session must be for (`mainAccountId` of its token answers). Every
+   * token answer and every set read from the store that names another main account is refused with a
+   * `TenantMismatchError`: a tenant id given to two customers' credentials by mistake then fails
+   * loudly instead of serving one customer the other's data. Without it, the session is bound to the
+   * main account of its own first answer.
+   */
+  mainAccountId?: string;
   /** Where the token set is kept; a {@link memoryStore} of this manager's own by default. */
   store?: TokenStore;
   /** Called after every new token set (exchange, refresh), after it is stored. */
@@ -92,6 +100,7 @@ export const closeDefaults = { timeoutMs: 10_000 } as const;
 /** A manager's options, checked, with every default filled in. */
 export interface ManagerConfig {
   tenant: string;
+  mainAccountId: string | undefined;
   origin: string;
   parentToken: () => Promise<string>;
   fetch: FetchLike;
@@ -127,6 +136,7 @@ const managerOptionNames: (keyof TokenManagerOptions)[] = [
   "exchangesPerMinute",
   "allowInsecureHttp",
   "tenant",
+  "mainAccountId",
   "onEvent",
 ];
 
@@ -146,6 +156,7 @@ export function readManagerConfig(options: TokenManagerOptions): ManagerConfig {
   const store = requireStore(given.store);
   return {
     tenant: tenantOf(given.tenant, store),
+    mainAccountId: optionalAccount(given.mainAccountId),
     origin: base.origin,
     parentToken: parentTokenOf(given.rcAccessToken),
     fetch: optionalFunction("fetch", given.fetch) ?? globalFetch,
@@ -168,6 +179,21 @@ export function readManagerConfig(options: TokenManagerOptions): ManagerConfig {
     onTokens: optionalFunction("onTokens", given.onTokens),
     onEvent: optionalFunction("onEvent", given.onEvent),
   };
+}
+
+/** An expected main account: a non-empty string of at most 100 characters, or nothing. */
+function optionalAccount(value: unknown): string | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  if (typeof value !== "string" || value === "" || value.length > 100) {
+    throw invalid(
+      VERBOSE
+        ? `mainAccountId must be the main account id this tenant's session is for (a string, such as "99990000"); got ${typeof value === "string" ? `"${value.slice(0, 100)}"` : String(typeof value)}`
+        : "mainAccountId",
+    );
+  }
+  return value;
 }
 
 /** `close()`'s deadline. */

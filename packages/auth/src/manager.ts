@@ -6,7 +6,7 @@ import type {
 } from "@engage-voice/client";
 import { callPolicyOf } from "@engage-voice/client/internal";
 import { createAuthoriser } from "./authoriser.js";
-import { type ExchangeLimit, exchangeLimiter } from "./exchange-limiter.js";
+import { type ExchangeBudget, exchangeSlots } from "./exchange-limiter.js";
 import {
   closeTimeoutOf,
   type ManagerConfig,
@@ -14,6 +14,7 @@ import {
   type TokenManagerOptions,
 } from "./manager-config.js";
 import { renewalPolicy } from "./renewal-policy.js";
+import type { RenewalSlots } from "./renewal-slots.js";
 import { memoryStore } from "./store.js";
 import { tokenCalls } from "./token-calls.js";
 import { createTokenCycler } from "./token-cycler.js";
@@ -70,7 +71,11 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
 }
 
 /** A manager and what a pool needs to know of it. */
-export function wireManager(config: ManagerConfig, limiter?: ExchangeLimit) {
+export function wireManager(
+  config: ManagerConfig,
+  shared: { budget?: ExchangeBudget; slots?: RenewalSlots } = {},
+) {
+  const { budget, slots } = shared;
   const { tenant, fetch, clock, logger, sleep, random, timeoutMs, maxRetries, origin } = config;
   // The token calls of a renewal every caller gave up on end at once (see the cycler's waitFor).
   const renewalFetch: FetchLike = (input, init) => {
@@ -82,6 +87,7 @@ export function wireManager(config: ManagerConfig, limiter?: ExchangeLimit) {
   const cycler = createTokenCycler({
     store: config.store ?? memoryStore(),
     tenant,
+    mainAccountId: config.mainAccountId,
     onEvent: onEvent && ((event) => onEvent({ ...event, tenant })),
     logger,
     clock,
@@ -89,8 +95,10 @@ export function wireManager(config: ManagerConfig, limiter?: ExchangeLimit) {
     random,
     policy: renewalPolicy(config.refreshWindow),
     retries: config.retries,
-    calls: tokenCalls(origin, renewalFetch, timeoutMs, clock, logger),
-    limiter: limiter ?? exchangeLimiter(config.exchangesPerMinute, clock),
+    calls: tokenCalls(origin, renewalFetch, timeoutMs, clock, logger, config.store !== undefined),
+    slotsOfExchange: exchangeSlots(config.exchangesPerMinute, clock, budget, logger),
+    maxBudgetWaitMs: timeoutMs,
+    slots,
     onTokens: config.onTokens,
     parentToken: config.parentToken,
   });

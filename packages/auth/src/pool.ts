@@ -1,15 +1,16 @@
 import { describe, EngageVoiceAuthError, VERBOSE } from "./errors.js";
-import { type ExchangeBudget, type ExchangeLimit, sharedExchangeBudget } from "./exchange-limiter.js";
+import { type ExchangeBudget, exchangeBudget } from "./exchange-limiter.js";
 import { type TokenEvent, type TokenManager, type TokenManagerOptions, wireManager } from "./manager.js";
 import { closeTimeoutOf, type ManagerConfig, readManagerConfig } from "./manager-config.js";
 import { integer, invalid, optionalFunction, optionsOf, refuseUnknown } from "./options.js";
+import { renewalSlots } from "./renewal-slots.js";
 import type { TokenStore } from "./store.js";
 import { requireTenant } from "./tenant.js";
 
 /** What every tenant's manager shares: all of `createTokenManager`'s options but the per-tenant ones. */
 export type SharedManagerOptions = Omit<
   TokenManagerOptions,
-  "tenant" | "rcAccessToken" | "store" | "onEvent"
+  "tenant" | "rcAccessToken" | "store" | "onEvent" | "mainAccountId"
 >;
 
 export interface TenantPoolOptions {
@@ -20,6 +21,12 @@ export interface TenantPoolOptions {
    * memory store per manager, so an evicted tenant exchanges again on its next use.
    */
   store?: (tenant: string) => TokenStore;
+  /**
+   * The main account each tenant's session must be for (`createTokenManager`'s `mainAccountId`):
+   * a tenant whose answers or stored set name another is refused with a `TenantMismatchError`, so a
+   * tenant id mapped to two customers' credentials fails loudly instead of mixing their data.
+   */
+  mainAccountId?: (tenant: string) => string | undefined;
   /** The options of every tenant's manager (baseUrl, fetch, timeoutMs, logger, clock...). */
   manager?: SharedManagerOptions;
   /** The most managers held at once; past it the least recently used idle one goes. */
@@ -27,14 +34,20 @@ export interface TenantPoolOptions {
   /** A manager unused this long goes when the pool next hands one out. */
   idleMs?: number;
   /**
-   * One exchange budget for every tenant of the pool, spent first come first served: a renewal that
-   * finds it spent waits for a slot (while a caller waits for it) rather than fails. A number is a
-   * budget a minute for this process; `redisExchangeBudget({ client, perMinute })` of
-   * `@engage-voice/store-redis` is one budget for every process on that Redis. Without it each tenant
-   * keeps its own (`manager.exchangesPerMinute`), as a service that limits the exchange per user or
-   * account does.
+   * One exchange budget for every tenant of the pool, on top of each tenant's own limit
+   * (`manager.exchangesPerMinute`). A renewal that finds it spent lets go of its store's lock and
+   * waits for the next slot, if it comes within the manager's `timeoutMs`; past that its callers get a
+   * `RateLimitedError` at once, whose `retryAfterMs` says when the next slot is. A number is a budget
+   * a minute for this process; `redisExchangeBudget({ client, perMinute })` of
+   * `@engage-voice/store-redis` is one budget for every process on that Redis.
    */
   exchangeBudget?: number | ExchangeBudget;
+  /**
+   * How many tenants' renewals run at once (default `poolDefaults.renewalsAtOnce`); the others wait
+   * their turn, within their callers' deadlines, before they take their store's lock. Keeps a cold
+   * start of thousands of tenants from opening thousands of connections to the token host at once.
+   */
+  renewalsAtOnce?: number;
   /** Told of every tenant's renewals and of the pool's own doings, without secrets. */
   onEvent?: (event: PoolEvent) => void;
 }
@@ -43,7 +56,7 @@ export interface TenantPoolOptions {
 export type PoolEvent = TokenEvent | { type: "created" | "evicted"; tenant: string };
 
 /** The pool's defaults, for docs and tests to read rather than restate. */
-export const poolDefaults = { maxTenants: 10_000, idleMs: 15 * 60_000 } as const;
+export const poolDefaults = { maxTenants: 10_000, idleMs: 15 * 60_000, renewalsAtOnce: 32 } as const;
 
 export interface TenantPool {
   /** The tenant's manager, created on first use and shared by every caller of this process. */
@@ -68,10 +81,12 @@ interface Held {
 const poolOptionNames: (keyof TenantPoolOptions)[] = [
   "rcAccessToken",
   "store",
+  "mainAccountId",
   "manager",
   "maxTenants",
   "idleMs",
   "exchangeBudget",
+  "renewalsAtOnce",
   "onEvent",
 ];
 
@@ -96,6 +111,7 @@ export function createTenantPool(options: TenantPoolOptions): TenantPool {
   }
   const parentTokenOf = given.rcAccessToken;
   const storeOf = optionalFunction("store", given.store);
+  const mainAccountOf = optionalFunction("mainAccountId", given.mainAccountId);
   const onEvent = optionalFunction("onEvent", given.onEvent);
   const shared = optionsOf(given.manager, "createTenantPool()'s manager");
   const maxTenants = integer("maxTenants", given.maxTenants, poolDefaults.maxTenants, 1, 10_000_000);
@@ -103,7 +119,10 @@ export function createTenantPool(options: TenantPoolOptions): TenantPool {
   // Checked once, on a template: every tenant's manager reads the same shared options.
   const template = readManagerConfig({ ...shared, rcAccessToken: "checked-per-tenant" });
   const { clock, logger } = template;
-  const budget = exchangeLimitOf(given.exchangeBudget, template);
+  const budget = exchangeBudgetOf(given.exchangeBudget, template);
+  const slots = renewalSlots(
+    integer("renewalsAtOnce", given.renewalsAtOnce, poolDefaults.renewalsAtOnce, 1, 100_000),
+  );
   const tell = (event: PoolEvent) => {
     try {
       onEvent?.(event);
@@ -118,14 +137,16 @@ export function createTenantPool(options: TenantPoolOptions): TenantPool {
 
   function create(tenant: string): Held {
     const store = storeOf?.(tenant);
+    const mainAccountId = mainAccountOf?.(tenant);
     const config = readManagerConfig({
       ...shared,
       tenant,
+      ...(mainAccountId === undefined ? {} : { mainAccountId }),
       rcAccessToken: () => parentTokenOf(tenant),
       ...(store ? { store } : {}),
       onEvent: tell,
     });
-    const { manager, renewing } = wireManager(config, budget);
+    const { manager, renewing } = wireManager(config, { ...(budget ? { budget } : {}), slots });
     tell({ type: "created", tenant });
     return { manager, store, renewing, usedAt: clock.now() };
   }
@@ -206,20 +227,20 @@ export function createTenantPool(options: TenantPoolOptions): TenantPool {
   };
 }
 
-/** The pool's budget as each manager's exchange limit; `undefined` leaves each tenant its own. */
-function exchangeLimitOf(value: unknown, { clock, sleep, logger }: ManagerConfig): ExchangeLimit | undefined {
+/** The pool's shared exchange budget; `undefined` leaves each tenant its own alone. */
+function exchangeBudgetOf(value: unknown, { clock }: ManagerConfig): ExchangeBudget | undefined {
   if (value === undefined) {
     return undefined;
   }
   const budget =
     typeof value === "number"
-      ? sharedExchangeBudget(integer("exchangeBudget", value, 0, 1, 100_000), clock, sleep)
-      : (value as ExchangeBudget);
+      ? exchangeBudget(integer("exchangeBudget", value, 0, 1, 100_000), clock)
+      : value;
   if (
     typeof budget !== "object" ||
     budget === null ||
-    typeof budget.take !== "function" ||
-    typeof budget.blockFor !== "function"
+    typeof (budget as ExchangeBudget).take !== "function" ||
+    typeof (budget as ExchangeBudget).blockFor !== "function"
   ) {
     throw invalid(
       VERBOSE
@@ -227,16 +248,5 @@ function exchangeLimitOf(value: unknown, { clock, sleep, logger }: ManagerConfig
         : "exchangeBudget",
     );
   }
-  return {
-    admit: (signal) => budget.take(signal),
-    // Counted by take(): the slot is the caller's from its admission.
-    record: () => {},
-    blockFor(retryAfterMs) {
-      Promise.resolve()
-        .then(() => budget.blockFor(retryAfterMs))
-        .catch((error: unknown) => {
-          logger.error?.(`The exchange budget could not be told of a 429: ${describe(error)}`);
-        });
-    },
-  };
+  return budget as ExchangeBudget;
 }

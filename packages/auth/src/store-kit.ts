@@ -4,9 +4,9 @@
 // A wait a caller awaits (it keeps the process alive), as the token manager's own waits.
 export { sleep } from "@engage-voice/client/internal";
 export { EngageVoiceAuthError, storeFailed } from "./errors.js";
-export { type ExchangeBudget, exchangeLimitDefaults, inTurn, type TakeOrWait } from "./exchange-limiter.js";
+export { type ExchangeBudget, exchangeLimitDefaults } from "./exchange-limiter.js";
 export { FIRST_WAIT_MS, LAST_WAIT_MS, type Lease, type LeaseTiming, withLease } from "./lease.js";
 export { integer, invalid as invalidOptions, optionsOf, refuseUnknown, requireText } from "./options.js";
 export type { LockHold, TokenStore } from "./store.js";
 export { requireTenant, TENANT_PATTERN } from "./tenant.js";
-export { fromStored, type TokenSet } from "./tokens.js";
+export { fromStored, MAX_SEQUENCE, type TokenSet } from "./tokens.js";

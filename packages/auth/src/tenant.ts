@@ -34,7 +34,7 @@ export function storedForAnother(tenant: string, found: unknown): TenantMismatch
   return new TenantMismatchError(
     "tenant_mismatch",
     VERBOSE
-      ? `The token store of tenant "${tenant}" holds a token set of ${whose}: it was not used. Give each tenant a store of its own (redisStore({ tenant }), a fileStore path per tenant), or let createTenantPool() derive them`
+      ? `The token store of tenant "${tenant}" holds a token set of ${whose}: it was not used. Give each tenant a store of its own (redisStore({ tenant }), a fileStore path per tenant), or let createTenantPool() derive them; to recover, clear the store (logout() of this manager does) so that it exchanges again`
       : `tenant ${tenant}`,
   );
 }
@@ -44,7 +44,17 @@ export function answeredForAnother(tenant: string): TenantMismatchError {
   return new TenantMismatchError(
     "tenant_mismatch",
     VERBOSE
-      ? `The token call of tenant "${tenant}" answered for another main account than the tenant's session: its tokens were not used. Check that rcAccessToken gives this tenant's parent token; if the tenant's login changed on purpose, call logout() first`
+      ? `The token call of tenant "${tenant}" answered for another main account than the tenant's session: its tokens were not used. Check that rcAccessToken gives this tenant's parent token (a tenant id must name one customer's credentials only); if the tenant's login changed on purpose, call logout() first, and update mainAccountId if you set it`
+      : `tenant ${tenant}`,
+  );
+}
+
+/** The stored set of `tenant` is a session of another main account than the tenant's. */
+export function storedForAnotherAccount(tenant: string): TenantMismatchError {
+  return new TenantMismatchError(
+    "tenant_mismatch",
+    VERBOSE
+      ? `The token store of tenant "${tenant}" holds a session of another main account than the tenant's: it was not used. Two customers' credentials share the tenant id "${tenant}": give each customer a tenant id of its own. To recover, fix the mapping, then call logout() on the manager whose credentials are right (it clears the store) so that it exchanges again`
       : `tenant ${tenant}`,
   );
 }

@@ -23,7 +23,11 @@ export const exchangeHints = {
     ? "the RingCentral access token (rcAccessToken) is expired, revoked or not a RingCentral access token: obtain a new one from the RingCentral platform and create the manager with it, or give rcAccessToken as a function that returns a current one"
     : "",
   rateLimited: VERBOSE
-    ? "a script that runs several times a minute exchanges on every run unless it keeps its session: give it fileStore(path) from @engage-voice/auth/node as its store"
+    ? "a script that runs several times a minute exchanges on every run unless it keeps its session: give it a store that outlives the run, createTokenManager({ tenant, store: fileStore(path) }) with fileStore from @engage-voice/auth/node"
+    : "",
+  /** With a store already: sessions are kept, so other managers of the same user are spending the limit. */
+  rateLimitedShared: VERBOSE
+    ? "other managers exchange for the same user (other processes, or a session lost from the store); a tenant pool's exchangeBudget shares one budget between them"
     : "",
   missing: (origin: string) =>
     VERBOSE
@@ -46,6 +50,8 @@ export function tokenCalls(
   timeoutMs: number,
   clock: Clock,
   logger: Logger,
+  /** Whether the session is kept in a store of the user's: then keeping it is not the advice. */
+  stored = false,
 ) {
   // Created on the first token call: openapi-fetch reads the global fetch and Request when a client is
   // made, which makes Node load its fetch implementation; a manager resuming a valid stored session
@@ -79,7 +85,7 @@ export function tokenCalls(
           code: "exchange_rejected",
           hint: exchangeHints.refused,
           notFound: exchangeHints.missing(origin),
-          rateLimited: exchangeHints.rateLimited,
+          rateLimited: stored ? exchangeHints.rateLimitedShared : exchangeHints.rateLimited,
           noAnswer: noAnswerHint(origin, defaultBaseUrls.main),
         },
         [rcToken],

@@ -8,11 +8,12 @@ import {
   ReauthRequiredError,
   RefreshRejectedError,
 } from "./errors.js";
-import type { ExchangeLimit } from "./exchange-limiter.js";
+import { BudgetSpent, type ExchangeSlots } from "./exchange-limiter.js";
 import { LockLost, lockingStore, stillHeld } from "./locking-store.js";
 import type { RenewalPolicy } from "./renewal-policy.js";
+import { type RenewalSlots, unbounded } from "./renewal-slots.js";
 import type { LockHold, TokenStore } from "./store.js";
-import { answeredForAnother, storedForAnother } from "./tenant.js";
+import { answeredForAnother, storedForAnother, storedForAnotherAccount } from "./tenant.js";
 import type { tokenCalls } from "./token-calls.js";
 import { boundTo, fromStored, type TokenSet, withoutRefreshToken } from "./tokens.js";
 import type { Clock, Logger } from "./types.js";
@@ -36,12 +37,19 @@ export interface CyclerDeps {
   /** Further attempts after a transient failure when no servable token is left. */
   retries: number;
   calls: ReturnType<typeof tokenCalls>;
-  limiter: ExchangeLimit;
+  /** The exchange's budgets: the tenant's own limit, and a pool's shared budget. */
+  slotsOfExchange: ExchangeSlots;
+  /** How long a renewal waits, outside its lock, for a slot of a spent shared budget. */
+  maxBudgetWaitMs: number;
   /** The parent-platform token for a new exchange. */
   parentToken: () => Promise<string>;
   onTokens: ((tokens: TokenSet) => void | Promise<void>) | undefined;
   /** Whose session this is: every set is stamped with it, and a stored set of another is refused. */
   tenant: string;
+  /** The main account the tenant's session must be for, when the vendor bound it. */
+  mainAccountId?: string | undefined;
+  /** A pool's bound on the renewals of all its tenants at once; none for a lone manager. */
+  slots?: RenewalSlots | undefined;
   /** Told of each renewal's outcome, for a service's counters. */
   onEvent?: ((event: CyclerEvent) => void) | undefined;
 }
@@ -76,7 +84,8 @@ interface Running {
  * stored its outcome.
  */
 export function createTokenCycler(deps: CyclerDeps) {
-  const { store, logger, clock, policy, calls, limiter, tenant } = deps;
+  const { store, logger, clock, policy, calls, tenant } = deps;
+  const budget = deps.slotsOfExchange;
   let tokens: TokenSet | undefined;
   let running: Running | undefined;
   // Every renewal not yet ended, the one logout() discarded too: close() waits for each (its lock).
@@ -112,15 +121,26 @@ export function createTokenCycler(deps: CyclerDeps) {
       `The token manager of tenant "${tenant}" was closed: it makes no more calls (create a new one)`,
     );
 
-  /** A stored set, refused loudly when another tenant's credentials obtained it. */
+  /** The main account the session is for: bound by the vendor, or learnt from its own answers. */
+  let account = deps.mainAccountId;
+
+  /** A stored set, refused loudly when another tenant's credentials, or another account's, obtained it. */
   function ours(stored: TokenSet | undefined): TokenSet | undefined {
-    if (stored && stored.tenant !== tenant) {
-      const error = storedForAnother(tenant, stored.tenant);
+    const error =
+      stored && stored.tenant !== tenant
+        ? storedForAnother(tenant, stored.tenant)
+        : stored && isAnotherAccount(stored.mainAccountId)
+          ? storedForAnotherAccount(tenant)
+          : undefined;
+    if (error) {
       logger.error?.(error.message);
       throw error;
     }
     return stored;
   }
+
+  const isAnotherAccount = (named: unknown) =>
+    account !== undefined && named !== undefined && named !== account;
 
   const loggedOut = () =>
     new EngageVoiceAuthError(
@@ -129,15 +149,16 @@ export function createTokenCycler(deps: CyclerDeps) {
     );
 
   async function exchange(hold: LockHold | undefined, signal: AbortSignal): Promise<TokenSet> {
-    await limiter.admit(signal);
+    // The parent token first: a tenant whose rcAccessToken fails takes no slot of a shared budget.
     const rcToken = await deps.parentToken();
     await stillHeld(hold);
-    limiter.record();
+    signal.throwIfAborted();
+    await budget.take();
     try {
       return await calls.exchange(rcToken, (tokens?.sequence ?? 0) + 1);
     } catch (error) {
       if (error instanceof RateLimitedError) {
-        limiter.blockFor(error.retryAfterMs);
+        budget.blockFor(error.retryAfterMs);
       }
       throw error;
     }
@@ -146,11 +167,12 @@ export function createTokenCycler(deps: CyclerDeps) {
   /** Stores a new set before anyone gets its access token, then hands it out. */
   async function commit(gen: number, answer: TokenSet, how: "exchange" | "refresh"): Promise<TokenSet> {
     // The tenant stays when its parent token rotates; the account an answer is for must stay too.
-    if (tokens?.mainAccountId && answer.mainAccountId && tokens.mainAccountId !== answer.mainAccountId) {
+    if (isAnotherAccount(answer.mainAccountId)) {
       const error = answeredForAnother(tenant);
       logger.error?.(error.message);
       throw error;
     }
+    account ??= answer.mainAccountId;
     const next = boundTo(answer, tenant);
     await write(async () => {
       if (gen !== generation) {
@@ -175,6 +197,7 @@ export function createTokenCycler(deps: CyclerDeps) {
       );
     }
     tokens = next;
+    locking.saw(next);
     failures = 0;
     nextAttemptAt = 0;
     logger.debug?.(
@@ -243,7 +266,7 @@ export function createTokenCycler(deps: CyclerDeps) {
       try {
         return await commit(gen, await exchange(hold, signal), "exchange");
       } catch (cause) {
-        if (gen !== generation || cause instanceof LockLost) {
+        if (gen !== generation || cause instanceof LockLost || cause instanceof BudgetSpent) {
           throw cause;
         }
         throw new ReauthRequiredError(error, cause);
@@ -280,13 +303,8 @@ export function createTokenCycler(deps: CyclerDeps) {
     if (gen !== generation) {
       throw loggedOut();
     }
-    // Another manager on a shared store may have renewed already. Which set is newer is decided by
-    // `sequence`, not by expiry times: those are on each process's own clock, which may be off.
-    if (stored && stored.accessToken !== tokens?.accessToken && stored.sequence >= (tokens?.sequence ?? 0)) {
-      tokens = stored;
-    } else {
-      tokens = locking.afterRead(tokens, stored, read);
-    }
+    // Another manager on a shared store may have renewed already.
+    tokens = locking.afterRead(tokens, stored, read);
     if (stored && tokens && stored.accessToken === tokens.accessToken) {
       locking.stored(tokens);
     }
@@ -301,6 +319,10 @@ export function createTokenCycler(deps: CyclerDeps) {
       try {
         return await obtain(gen, hold, signal);
       } catch (error) {
+        // A spent shared budget is waited for outside the lock (see start), and is no failure yet.
+        if (error instanceof BudgetSpent) {
+          throw error;
+        }
         emit({ type: "failed", code: String((error as { code?: unknown }).code) });
         if (gen !== generation || error instanceof LockLost || signal.aborted) {
           throw error;
@@ -351,7 +373,7 @@ export function createTokenCycler(deps: CyclerDeps) {
       gen !== generation ||
       !stored ||
       stored.accessToken === tokens?.accessToken ||
-      stored.sequence < (tokens?.sequence ?? 0) ||
+      !locking.isNews(stored) ||
       !meets(stored, need, clock.now())
     ) {
       return undefined;
@@ -373,13 +395,28 @@ export function createTokenCycler(deps: CyclerDeps) {
     const controller = new AbortController();
     const run = (hold?: LockHold) => renew(gen, need, controller.signal, hold);
     const locked = async () => (await storedWithoutLock(gen, need)) ?? locking.underLock(run);
+    const once = () =>
+      locking.locks ? (locking.readsWithoutLock ? locked() : locking.underLock(run)) : run();
+    // A spent shared budget: the lock is let go, the slot waited for here, and the store read again
+    // (another process may have renewed meanwhile). A wait past the manager's deadline is the callers'
+    // error at once, with the time of the next slot.
+    const renewal = async (): Promise<TokenSet> => {
+      for (;;) {
+        try {
+          return await once();
+        } catch (error) {
+          if (!(error instanceof BudgetSpent) || error.retryAfterMs > deps.maxBudgetWaitMs) {
+            if (error instanceof BudgetSpent) {
+              emit({ type: "failed", code: error.code });
+            }
+            throw error;
+          }
+          await deps.sleep(error.retryAfterMs, controller.signal);
+        }
+      }
+    };
     const started: Running = {
-      promise: (locking.locks
-        ? locking.readsWithoutLock
-          ? locked()
-          : locking.underLock(run)
-        : run()
-      ).finally(() => {
+      promise: (deps.slots ?? unbounded)(renewal, controller.signal).finally(() => {
         if (running === started) {
           running = undefined;
         }
@@ -520,6 +557,8 @@ export function createTokenCycler(deps: CyclerDeps) {
     async logout(): Promise<void> {
       generation++;
       tokens = undefined;
+      account = deps.mainAccountId;
+      locking.forget();
       // Discarded: it sends nothing more, and close() still waits for it to let go of its lock.
       running?.controller.abort(loggedOut());
       running = undefined;

@@ -1,5 +1,11 @@
 import type { AgentDetail, TokenResponse } from "@engage-voice/client";
 
+/**
+ * The highest `sequence` a stored set may carry; a higher one counts as 0. Far past any number of
+ * renewals, and far enough below 2^53 that the next set's stays exact (a set at 2^53 - 1 jammed its key).
+ */
+export const MAX_SEQUENCE = 2 ** 48;
+
 /** The lifetime the specification states, for access tokens whose expiry cannot be read. */
 export const DEFAULT_LIFETIME_MS = 5 * 60_000;
 
@@ -140,6 +146,10 @@ export function toTokenSet(
     obtainedAt: receivedAt,
     sequence: receipt.sequence ?? (previous?.sequence ?? 0) + 1,
   };
+  // A refresh continues its session: an answer that names no main account keeps the session's.
+  if (fields.mainAccountId === undefined && previous?.mainAccountId !== undefined) {
+    fields.mainAccountId = previous.mainAccountId;
+  }
   const refreshToken = response.refreshToken || previous?.refreshToken;
   if (refreshToken) {
     fields.refreshToken = refreshToken;
@@ -164,7 +174,12 @@ export function fromStored(value: unknown): TokenSet | undefined {
   ) {
     return undefined;
   }
-  const sequence = Number.isSafeInteger(v?.sequence) && (v?.sequence as number) >= 0 ? v?.sequence : 0;
+  const sequence =
+    Number.isSafeInteger(v?.sequence) &&
+    (v?.sequence as number) >= 0 &&
+    (v?.sequence as number) <= MAX_SEQUENCE
+      ? v?.sequence
+      : 0;
   return wrap({ ...(v as TokenSet), sequence: sequence as number });
 }
 

@@ -1,7 +1,8 @@
 // A renewal every waiting caller has given up on ends at once: its token call is aborted and no
 // further try or backoff follows. One that a caller still waits for goes on.
-import { describe, expect, it, vi } from "vitest";
+
 import { createClient } from "@engage-voice/client";
+import { describe, expect, it, vi } from "vitest";
 import type { TokenEvent } from "../src/index.js";
 import { BASE, setup } from "./fake-server.js";
 

@@ -1,107 +1,110 @@
-// The local exchange limit at its home, on a fake clock: every number is `exchangeLimitDefaults`'.
+// The exchange's budgets at their home, on a fake clock: every number is `exchangeLimitDefaults`'.
 import { fakeClock } from "@engage-voice/test-kit";
 import { describe, expect, it } from "vitest";
 import { RateLimitedError } from "../src/errors.js";
-import { exchangeLimitDefaults, exchangeLimiter, inTurn } from "../src/exchange-limiter.js";
+import {
+  BudgetSpent,
+  type ExchangeBudget,
+  exchangeBudget,
+  exchangeLimitDefaults,
+  exchangeSlots,
+} from "../src/exchange-limiter.js";
 
-const { perMinute, windowMs } = exchangeLimitDefaults;
+const { perMinute, windowMs, marginMs, maxBlockMs } = exchangeLimitDefaults;
+/** The service counts a minute from each exchange's arrival: a budget keeps the margin on top. */
+const window = windowMs + marginMs;
 
-/** The wait `check()` asks for now: 0 when an exchange may be made. */
-function waitOf(limiter: ReturnType<typeof exchangeLimiter>): number {
-  try {
-    limiter.check();
-    return 0;
-  } catch (error) {
-    expect(error).toBeInstanceOf(RateLimitedError);
-    return (error as RateLimitedError).retryAfterMs;
-  }
-}
-
-describe("exchangeLimiter", () => {
-  it.each([1, 3, perMinute])("lets %i through in a window, then asks for the rest of it", (limit) => {
+describe("exchangeBudget", () => {
+  it.each([1, 3, perMinute])("gives %i slots in a window, then says how long until the next", (limit) => {
     const clock = fakeClock();
-    const limiter = exchangeLimiter(limit, clock);
+    const budget = exchangeBudget(limit, clock);
     for (let i = 0; i < limit; i++) {
-      expect(waitOf(limiter)).toBe(0);
-      limiter.record();
+      expect(budget.take()).toBe(0);
     }
-    expect(waitOf(limiter)).toBe(windowMs);
-    clock.advance(windowMs - 1);
-    expect(waitOf(limiter)).toBe(1);
+    expect(budget.take()).toBe(window);
+    clock.advance(window - 1);
+    expect(budget.take()).toBe(1);
     clock.advance(1);
-    expect(waitOf(limiter)).toBe(0);
+    expect(budget.take()).toBe(0);
   });
 
-  it("slides: the oldest exchange leaving the window frees one place", () => {
+  it("slides: the oldest exchange leaving the window frees one slot", () => {
     const clock = fakeClock();
-    const limiter = exchangeLimiter(perMinute, clock);
+    const budget = exchangeBudget(perMinute, clock);
     const step = Math.floor(windowMs / (2 * perMinute));
     for (let i = 0; i < perMinute; i++) {
-      limiter.record();
+      budget.take();
       clock.advance(step);
     }
-    // The first was recorded perMinute steps ago.
-    expect(waitOf(limiter)).toBe(windowMs - perMinute * step);
-    clock.advance(windowMs - perMinute * step);
-    expect(waitOf(limiter)).toBe(0);
-    limiter.record();
-    expect(waitOf(limiter)).toBe(step);
+    expect(budget.take()).toBe(window - perMinute * step);
+    clock.advance(window - perMinute * step);
+    expect(budget.take()).toBe(0);
+    expect(budget.take()).toBe(step);
   });
 
   it.each<[string, number, number]>([
-    ["a Retry-After longer than the window's wait wins", windowMs * 2, windowMs * 2],
-    ["a Retry-After shorter than the window's wait loses to it", windowMs / 4, windowMs],
+    ["a Retry-After longer than the window's wait wins", window * 2, window * 2],
+    ["a Retry-After shorter than the window's wait loses to it", window / 4, window],
+    ["a Retry-After past the longest honoured is capped, so no timer overflows", 30 * 86_400_000, maxBlockMs],
   ])("after a 429: %s", (_, retryAfterMs, wait) => {
     const clock = fakeClock();
-    const limiter = exchangeLimiter(perMinute, clock);
+    const budget = exchangeBudget(perMinute, clock);
     for (let i = 0; i < perMinute; i++) {
-      limiter.record();
+      budget.take();
     }
-    limiter.blockFor(retryAfterMs);
-    expect(waitOf(limiter)).toBe(wait);
+    budget.blockFor(retryAfterMs);
+    expect(budget.take()).toBe(wait);
     clock.advance(wait);
-    expect(waitOf(limiter)).toBe(0);
-  });
-
-  it("after a 429 with room in the window, waits Retry-After alone", () => {
-    const clock = fakeClock();
-    const limiter = exchangeLimiter(perMinute, clock);
-    limiter.blockFor(1_234);
-    expect(waitOf(limiter)).toBe(1_234);
-    clock.advance(1_234);
-    expect(waitOf(limiter)).toBe(0);
+    expect(budget.take()).toBe(0);
   });
 });
 
-describe("inTurn", () => {
-  it("serves callers first come first served, each sleeping the wait it is told", async () => {
-    const answers = [0, 500, 0, 0];
-    const slept: number[] = [];
-    const order: string[] = [];
-    const take = inTurn(
-      () => answers.shift() ?? 0,
-      async (ms) => {
-        slept.push(ms);
+describe("exchangeSlots", () => {
+  const sharedOf = (waits: number[]) => {
+    const taken: number[] = [];
+    const shared: ExchangeBudget = {
+      take: async () => {
+        const wait = waits.shift() ?? 0;
+        taken.push(wait);
+        return wait;
       },
-    );
-    await Promise.all(["a", "b", "c"].map((name) => take().then(() => order.push(name))));
-    expect(order).toEqual(["a", "b", "c"]);
-    expect(slept).toEqual([500]);
+      blockFor: () => {},
+    };
+    return { shared, taken };
+  };
+
+  it("the tenant's own limit answers rate_limited at once, without asking the shared budget", async () => {
+    const clock = fakeClock();
+    const { shared, taken } = sharedOf([]);
+    const slots = exchangeSlots(1, clock, shared, {});
+    await slots.take();
+    await expect(slots.take()).rejects.toBeInstanceOf(RateLimitedError);
+    expect(taken).toEqual([0]);
   });
 
-  it("a caller that gives up leaves the line without a slot, and the next one goes on", async () => {
-    let slots = 0;
-    const controller = new AbortController();
-    const take = inTurn(
-      () => {
-        slots++;
-        return 0;
+  it("a spent shared budget is BudgetSpent with its wait, and the tenant's own slot stays unspent", async () => {
+    const clock = fakeClock();
+    const { shared } = sharedOf([5_000, 0]);
+    const slots = exchangeSlots(1, clock, shared, {});
+    const spent = await slots.take().catch((e: unknown) => e);
+    expect(spent).toBeInstanceOf(BudgetSpent);
+    expect(spent).toMatchObject({ code: "rate_limited", retryAfterMs: 5_000 });
+    await slots.take(); // the own limit of 1 was not spent by the refused take
+  });
+
+  it("tells both budgets of a 429, and logs a shared one that cannot be told", async () => {
+    const clock = fakeClock();
+    const lines: string[] = [];
+    const shared: ExchangeBudget = {
+      take: () => 0,
+      blockFor: async () => {
+        throw new Error("connection lost");
       },
-      async () => {},
-    );
-    controller.abort(new Error("gave up"));
-    await expect(take(controller.signal)).rejects.toThrow("gave up");
-    await take();
-    expect(slots).toBe(1);
+    };
+    const slots = exchangeSlots(5, clock, shared, { error: (line) => lines.push(line) });
+    slots.blockFor(1_000);
+    await expect(slots.take()).rejects.toMatchObject({ retryAfterMs: 1_000 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines).toEqual([expect.stringMatching(/could not be told of a 429/)]);
   });
 });

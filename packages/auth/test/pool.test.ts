@@ -5,6 +5,7 @@ import {
   type EngageVoiceAuthError,
   memoryStore,
   type PoolEvent,
+  poolDefaults,
   type TenantPoolOptions,
   type TokenStore,
 } from "../src/index.js";
@@ -134,8 +135,8 @@ describe("createTenantPool", () => {
     expect(await pool.get("t2").getAccessToken()).toMatch(/^ey/);
   });
 
-  it("with a shared budget, tenants past it queue for a slot instead of failing", async () => {
-    const { pool, clock } = hosts(3, { exchangeBudget: 2 });
+  it("with a shared budget, a tenant past it waits for the next slot when it comes within timeoutMs", async () => {
+    const { pool, clock } = hosts(3, { exchangeBudget: 2, manager: { timeoutMs: 120_000 } });
     const start = clock.now();
     const tokens = await Promise.all(["t1", "t2", "t3"].map((t) => pool.get(t).getAccessToken()));
     expect(new Set(tokens).size).toBe(3);
@@ -143,19 +144,43 @@ describe("createTenantPool", () => {
     expect(clock.now() - start).toBeGreaterThanOrEqual(60_000);
   });
 
+  it("with a shared budget, a slot past timeoutMs is rate_limited at once, saying when it comes", async () => {
+    const { pool, clock } = hosts(3, { exchangeBudget: 2 });
+    const start = clock.now();
+    const results = await Promise.all(
+      ["t1", "t2", "t3"].map((t) =>
+        pool
+          .get(t)
+          .getAccessToken()
+          .catch((e: unknown) => e),
+      ),
+    );
+    expect(results.filter((r) => typeof r === "string")).toHaveLength(2);
+    const refused = results.find((r) => typeof r !== "string") as EngageVoiceAuthError & {
+      retryAfterMs: number;
+    };
+    expect(refused).toMatchObject({
+      code: "rate_limited",
+      message: expect.stringMatching(/budget .* is spent/),
+    });
+    expect(refused.retryAfterMs).toBeGreaterThan(30_000);
+    expect(clock.now() - start).toBeLessThan(30_000);
+  });
+
   it("takes one slot of a budget shared across processes per exchange, and tells it of a 429", async () => {
     const taken: string[] = [];
     const blocked: number[] = [];
     const budget = {
-      take: async (signal?: AbortSignal) => {
-        signal?.throwIfAborted();
+      take: async () => {
         taken.push("slot");
+        return 0;
       },
       blockFor: (ms: number) => {
         blocked.push(ms);
       },
     };
-    const { pool } = hosts(2, { exchangeBudget: budget });
+    // The tenant's own limit stays under a shared budget: raised here so that the sandbox answers 429.
+    const { pool } = hosts(2, { exchangeBudget: budget }, { exchangesPerMinute: 100 });
     await pool.get("t1").getAccessToken();
     await pool.get("t2").getAccessToken();
     expect(taken).toHaveLength(2);
@@ -174,12 +199,12 @@ describe("createTenantPool", () => {
 
   it("logs a budget that cannot be told of a 429, and the caller still gets the 429's error", async () => {
     const budget = {
-      take: async () => {},
+      take: async () => 0,
       blockFor: async () => {
         throw new Error("connection lost");
       },
     };
-    const { pool, lines } = hosts(1, { exchangeBudget: budget });
+    const { pool, lines } = hosts(1, { exchangeBudget: budget }, { exchangesPerMinute: 100 });
     let last: unknown;
     for (let i = 0; i < 6; i++) {
       await pool.get("t1").logout();
@@ -234,6 +259,59 @@ describe("createTenantPool", () => {
   /** A wait that ends only when aborted: close()'s deadline never comes. */
   const endless = (_ms: number, signal?: AbortSignal) =>
     new Promise<void>((_resolve, reject) => signal?.addEventListener("abort", () => reject(signal.reason)));
+
+  it("runs at most renewalsAtOnce renewals at once; the others wait their turn and all are served", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const { apps, pool } = hosts(6, {
+      renewalsAtOnce: 2,
+      manager: {
+        fetch: async (request: Request) => {
+          most = Math.max(most, ++inFlight);
+          await new Promise((resolve) => setImmediate(resolve));
+          inFlight--;
+          return apps.main.fetch(request);
+        },
+      },
+    });
+    const tokens = await Promise.all(
+      ["t1", "t2", "t3", "t4", "t5", "t6"].map((t) => pool.get(t).getAccessToken()),
+    );
+    expect(new Set(tokens).size).toBe(6);
+    expect(most).toBe(2);
+    expect(poolDefaults.renewalsAtOnce).toBeGreaterThan(1);
+    expect(() => createTenantPool({ rcAccessToken: () => "t", renewalsAtOnce: 0 })).toThrow(
+      /renewalsAtOnce must be an integer/,
+    );
+  });
+
+  it("a renewal given up while it waits for a slot leaves the line without a token call", async () => {
+    let calls = 0;
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const { pool, apps } = hosts(2, {
+      renewalsAtOnce: 1,
+      manager: {
+        fetch: async (request: Request) => {
+          calls++;
+          await gate;
+          return apps.main.fetch(request);
+        },
+      },
+    });
+    const first = pool.get("t1").getAccessToken();
+    const caller = new AbortController();
+    const second = pool.get("t2").getAccessToken({ signal: caller.signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    caller.abort(new Error("gave up"));
+    await expect(second).rejects.toThrow("gave up");
+    open();
+    await first;
+    expect(calls).toBe(1);
+    expect(await pool.get("t2").getAccessToken()).toMatch(/^ey/);
+  });
 
   it("close() waits for the renewals in flight to be stored, then refuses new work", async () => {
     const stores = new Map<string, TokenStore>();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { exchangeLimitDefaults } from "../src/exchange-limiter.js";
-import { ExchangeRejectedError, RateLimitedError } from "../src/index.js";
+import { ExchangeRejectedError, memoryStore, RateLimitedError } from "../src/index.js";
 import { type FakeServer, setup } from "./fake-server.js";
 import { momentsNow, moveTo } from "./renewal-times.js";
 
@@ -28,6 +28,21 @@ describe("exchange rate limit", () => {
     ]);
     expect(most).toBe(1);
     expect(s.server.calls.exchange).toBe(1);
+  });
+
+  it("a 429 advises a store that outlives the run, as a call that works (with its tenant)", async () => {
+    const s = setup();
+    s.server.fail("exchange", { status: 429, headers: { "Retry-After": "30" } });
+    const error = (await s.auth.getAccessToken().catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/createTokenManager\(\{ tenant, store: fileStore\(path\) \}\)/);
+  });
+
+  it("a 429 of a manager that keeps its session in a store points at the others spending the limit", async () => {
+    const s = setup({ tenant: "acme", store: memoryStore() });
+    s.server.fail("exchange", { status: 429, headers: { "Retry-After": "30" } });
+    const error = (await s.auth.getAccessToken().catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/other managers exchange for the same user/);
+    expect(error.message).not.toMatch(/fileStore/);
   });
 
   it("honours Retry-After in seconds: no exchange before it has passed", async () => {

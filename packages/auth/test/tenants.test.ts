@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  createTenantPool,
   createTokenManager,
   EngageVoiceAuthError,
   memoryStore,
@@ -163,5 +164,109 @@ describe("an answer for another main account than the tenant's session", () => {
     await auth.getAccessToken();
     expect(auth.session()?.mainAccountId).toBe("222");
     expect(EngageVoiceAuthError).toBeDefined();
+  });
+});
+
+describe("one tenant id given to two customers' credentials", () => {
+  /** A token host whose answers name the main account of the parent token they were given. */
+  const hostOf = () => {
+    let n = 0;
+    const fetch = async (request: Request) => {
+      const body = await request.clone().text();
+      const account = body.includes("rc-customer-b") ? "222" : "111";
+      n++;
+      return Response.json({
+        accessToken: `access-${account}-${n}`,
+        refreshToken: `refresh-${account}-${n}`,
+        mainAccountId: account,
+      });
+    };
+    return fetch;
+  };
+
+  it("with mainAccountId bound, the second customer's manager refuses the first's stored session", async () => {
+    const store = memoryStore();
+    const fetch = hostOf();
+    const first = createTokenManager({
+      rcAccessToken: "rc-customer-a",
+      tenant: "acme",
+      store,
+      fetch,
+      logger: {},
+    });
+    await first.getAccessToken();
+    const second = createTokenManager({
+      rcAccessToken: "rc-customer-b",
+      tenant: "acme",
+      mainAccountId: "222",
+      store,
+      fetch,
+      logger: {},
+    });
+    const error = await second.getAccessToken().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TenantMismatchError);
+    expect((error as Error).message).toMatch(
+      /holds a session of another main account.*give each customer a tenant id of its own.*logout\(\)/,
+    );
+  });
+
+  it("with mainAccountId bound, an answer for another account is refused before anyone gets it", async () => {
+    const auth = createTokenManager({
+      rcAccessToken: "rc-customer-a",
+      tenant: "acme",
+      mainAccountId: "222",
+      fetch: hostOf(),
+      logger: {},
+    });
+    await expect(auth.getAccessToken()).rejects.toBeInstanceOf(TenantMismatchError);
+    expect(auth.session()).toBeUndefined();
+  });
+
+  it("without a binding, a session that exchanged itself refuses a stored set of another account", async () => {
+    const store = memoryStore();
+    const fetch = hostOf();
+    const a = createTokenManager({
+      rcAccessToken: "rc-customer-a",
+      tenant: "acme",
+      store,
+      fetch,
+      logger: {},
+    });
+    await a.getAccessToken();
+    const b = createTokenManager({
+      rcAccessToken: "rc-customer-b",
+      tenant: "acme",
+      store: memoryStore(),
+      fetch,
+      logger: {},
+    });
+    const bSet = await b.refresh(); // b's own exchange: bound to 222 from now on
+    await store.set(bSet); // b's set lands in a's key (a mapping bug)
+    await expect(a.refresh()).rejects.toBeInstanceOf(TenantMismatchError);
+  });
+
+  it("refuses a mainAccountId that is not an account id, saying what it got", () => {
+    expect(() => createTokenManager({ rcAccessToken: "rc", mainAccountId: 99 as never })).toThrow(
+      /mainAccountId must be the main account id .*got number/,
+    );
+    expect(() => createTenantPool({ rcAccessToken: () => "rc", mainAccountId: "222" as never })).toThrow(
+      /mainAccountId/,
+    );
+  });
+
+  it("a pool binds each tenant to the account mainAccountId(tenant) names", async () => {
+    const pool = createTenantPool({
+      rcAccessToken: (tenant) => (tenant === "b" ? "rc-customer-b" : "rc-customer-a"),
+      mainAccountId: (tenant) => (tenant === "b" ? "222" : "111"),
+      manager: { fetch: hostOf(), logger: {} },
+    });
+    expect(await pool.get("a").getAccessToken()).toMatch(/access-111/);
+    expect(await pool.get("b").getAccessToken()).toMatch(/access-222/);
+    const wrong = createTenantPool({
+      rcAccessToken: () => "rc-customer-a",
+      mainAccountId: () => "222",
+      manager: { fetch: hostOf(), logger: {} },
+    });
+    await expect(wrong.get("a").getAccessToken()).rejects.toBeInstanceOf(TenantMismatchError);
   });
 });
