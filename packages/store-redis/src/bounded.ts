@@ -52,8 +52,8 @@ export function bounded(client: RedisLike, commandTimeoutMs: number) {
       within(() => client.set(key, value, options), ms),
     del: (key: string) => within(() => client.del(key)),
     /** The script by its SHA-1, its source only to a server that lacks it. */
-    run: (script: Script, options: { keys: string[]; arguments: string[] }) =>
-      within(() => runScript(client, script, options)),
+    run: (script: Script, options: { keys: string[]; arguments: string[] }, ms?: number) =>
+      within(() => runScript(client, script, options), ms),
     /**
      * The script's source, in one command sent at once: what must follow an earlier command on the
      * connection with no round trip between (an EVALSHA answered NOSCRIPT would put one there).

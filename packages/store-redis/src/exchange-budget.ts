@@ -1,14 +1,12 @@
 import {
   type ExchangeBudget,
   exchangeLimitDefaults,
-  inTurn,
   integer,
   invalidOptions,
   optionsOf,
   refuseUnknown,
   requireTenant,
   storeFailed,
-  sleep as timerSleep,
 } from "@engage-voice/auth/store-kit";
 import { bounded } from "./bounded.js";
 import type { RedisLike } from "./client.js";
@@ -29,19 +27,25 @@ export interface RedisExchangeBudgetOptions {
   prefix?: string;
   /** How long one Redis command may take before the take fails with `store_failed`. Default 5 000 ms. */
   commandTimeoutMs?: number;
-  /** The time the processes count the minute by. Default `Date`; their clocks must agree (NTP). */
+  /**
+   * The time the minute is counted by. Default: the Redis server's (`TIME`), one clock for every
+   * process whatever theirs say; a clock given here (a test's) is used instead.
+   */
   clock?: { now(): number };
-  /** Waits while the budget is spent. Default a timer that keeps the process alive, as a caller awaits it. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-const KNOWN = ["client", "perMinute", "name", "prefix", "commandTimeoutMs", "clock", "sleep"] as const;
+const KNOWN = ["client", "perMinute", "name", "prefix", "commandTimeoutMs", "clock"] as const;
 
 // The window of the last minute's exchanges (a sorted set scored by time) and the time until which a
 // 429 stops them all, under one hash tag so that both are in one slot of a cluster. Returns 0 with a
-// slot taken, or how long to wait.
+// slot taken, or how long to wait. Time is the server's unless a clock's is given (ARGV[1]); the
+// window is the minute and the margin (the service counts from each exchange's arrival).
 const TAKE = script(`
 local now = tonumber(ARGV[1])
+if now == nil then
+  local time = redis.call("time")
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
 local windowMs = tonumber(ARGV[3])
 local blockedUntil = tonumber(redis.call("get", KEYS[2]) or "0") or 0
 if blockedUntil > now then
@@ -59,6 +63,10 @@ return math.max(1, tonumber(oldest[2]) + windowMs - now)`);
 // A later Retry-After wins over an earlier one; the key goes once it has passed.
 const BLOCK = script(`
 local now = tonumber(ARGV[1])
+if now == nil then
+  local time = redis.call("time")
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
 local untilMs = now + tonumber(ARGV[2])
 local current = tonumber(redis.call("get", KEYS[1]) or "0") or 0
 if untilMs > current then
@@ -76,8 +84,9 @@ export function budgetKeys(name: string, prefix: string = redisStoreDefaults.pre
  * One token-exchange budget for every process on this Redis: a tenant pool given it
  * (`createTenantPool({ exchangeBudget })`) spends `perMinute` exchanges a minute together with every
  * other pool on the budget, and a `429` one of them is answered stops them all until its
- * `Retry-After`. Callers of one process queue in turn; across processes, the first to ask when a
- * slot frees takes it. When Redis does not answer, no exchange is made: the take fails with
+ * `Retry-After` (at most `exchangeLimitDefaults.maxBlockMs`). A take never waits: it takes a slot or
+ * says how long until the next, and the renewal waits outside its store's lock. The minute is counted
+ * on the Redis server's clock. When Redis does not answer, no exchange is made: the take fails with
  * `store_failed`, as a renewal does whose store cannot be read.
  */
 export function redisExchangeBudget(options: RedisExchangeBudgetOptions): ExchangeBudget {
@@ -106,25 +115,25 @@ export function redisExchangeBudget(options: RedisExchangeBudgetOptions): Exchan
     least,
     most,
   );
-  const clock = given.clock ?? Date;
-  const wait = given.sleep ?? timerSleep;
-  if (typeof clock.now !== "function" || typeof wait !== "function") {
-    throw invalidOptions("clock must have now() and sleep must be a function (ms, signal) => Promise");
+  const clock = given.clock;
+  if (clock !== undefined && typeof clock?.now !== "function") {
+    throw invalidOptions("clock must have now(), or be left out for the Redis server's time");
   }
+  const now = () => (clock ? String(Math.round(clock.now())) : "server");
+  const { windowMs, marginMs, maxBlockMs } = exchangeLimitDefaults;
   const redis = bounded(client, commandTimeoutMs);
   const keys = budgetKeys(name, requirePrefix(given.prefix));
   let taken = 0;
-  const take = inTurn(async () => {
-    const now = Math.round(clock.now());
+  const take = async () => {
     let answer: unknown;
     try {
       answer = await redis.run(TAKE, {
         keys: [keys.window, keys.blocked],
         arguments: [
-          String(now),
+          now(),
           String(perMinute),
-          String(exchangeLimitDefaults.windowMs),
-          `${now}-${crypto.randomUUID()}-${taken++}`,
+          String(windowMs + marginMs),
+          `${crypto.randomUUID()}-${taken++}`,
         ],
       });
     } catch (error) {
@@ -136,16 +145,13 @@ export function redisExchangeBudget(options: RedisExchangeBudgetOptions): Exchan
       throw storeFailed("The exchange budget in Redis answered something else than a wait");
     }
     return ms;
-  }, wait);
+  };
   return {
     take,
     async blockFor(retryAfterMs) {
-      const ms = Math.max(1, Math.ceil(retryAfterMs));
+      const ms = Math.min(maxBlockMs, Math.max(1, Math.ceil(retryAfterMs)));
       try {
-        await redis.run(BLOCK, {
-          keys: [keys.blocked],
-          arguments: [String(Math.round(clock.now())), String(ms)],
-        });
+        await redis.run(BLOCK, { keys: [keys.blocked], arguments: [now(), String(ms)] });
       } catch (error) {
         throw storeFailed("The exchange budget in Redis could not be told of a 429", error);
       }

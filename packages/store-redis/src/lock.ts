@@ -74,7 +74,10 @@ export function withRedisLock<T>(
         // it later, a client's offline queue sends it on reconnect), taking a lock nobody would
         // release until its TTL ends. This compare-and-delete follows it on the same connection.
         client.runNow(RELEASE, release).catch(() => {});
-        throw storeFailed("The Redis lock of the token set could not be taken", error);
+        throw storeFailed(
+          `The Redis lock of the token set could not be taken: Redis did not answer within commandTimeoutMs (${commandTimeoutMs} ms) or refused the command. Check that the Redis server of redisStore()'s client is up and reachable from here; no token call was made`,
+          error,
+        );
       }
       return reply === "OK";
     },

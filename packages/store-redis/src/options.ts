@@ -43,7 +43,8 @@ export interface RedisNames {
  * its channel hash to one slot: the scripts that read one and write the other run on one node.
  */
 export function redisNames(tenant: string, prefix: string = redisStoreDefaults.prefix): RedisNames {
-  const base = `${prefix}:{${tenant}}`;
+  // By the rules redisStore() holds its options to: names it could never have made are refused.
+  const base = `${requirePrefix(prefix)}:{${requireTenant(tenant)}}`;
   return { tokens: `${base}:tokens`, lock: `${base}:lock`, released: `${base}:released` };
 }
 

@@ -7,10 +7,11 @@ import type { BoundedRedis } from "./bounded.js";
 export interface RedisSubscriber {
   subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
   /**
-   * Stops listening on `channel` (node-redis v5's): the channel is the tenant's, so the store that
-   * closes is its only listener in this process. Without it a closed store's listener stays.
+   * Stops `listener` listening on `channel` (node-redis's `unsubscribe(channel, listener)`): two stores
+   * of one tenant on one subscriber each remove their own listener only. Without it a closed store's
+   * listener stays.
    */
-  unsubscribe?(channel: string): Promise<unknown>;
+  unsubscribe?(channel: string, listener?: (message: string, channel: string) => void): Promise<unknown>;
 }
 
 /**
@@ -54,7 +55,7 @@ export function releaseSignal(
       subscribed = undefined;
       if (was && (await was) && subscriber.unsubscribe) {
         await within(() =>
-          (subscriber.unsubscribe as NonNullable<RedisSubscriber["unsubscribe"]>)(channel),
+          (subscriber.unsubscribe as NonNullable<RedisSubscriber["unsubscribe"]>)(channel, listener),
         ).catch(() => {});
       }
     },

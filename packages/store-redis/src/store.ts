@@ -2,6 +2,7 @@ import {
   fromStored,
   integer,
   invalidOptions,
+  MAX_SEQUENCE,
   optionsOf,
   refuseUnknown,
   storeFailed,
@@ -110,6 +111,20 @@ function check(options: RedisStoreOptions) {
   };
 }
 
+/**
+ * The most a stored token set may weigh, in bytes of JSON: one this SDK wrote is a few kilobytes. A
+ * larger value is not sent by Redis nor parsed here (a stray 40 MB value cost 121 MB to parse).
+ */
+export const STORED_SET_MAX_BYTES = 65_536;
+
+// GET, bounded: a value past ARGV[1] bytes stays in Redis, and the answer says how long it is.
+const READ = script(`
+local value = redis.call("get", KEYS[1])
+if value and string.len(value) > tonumber(ARGV[1]) then
+  return {string.len(value)}
+end
+return value`);
+
 /** The stored JSON as a token set (printing itself redacted), or `undefined` when it is not one. */
 function parse(text: unknown): TokenSet | undefined {
   if (typeof text !== "string") {
@@ -138,7 +153,7 @@ if current then
     and type(stored.expiresAt) == "number" and type(stored.obtainedAt) == "number"
     and (stored.refreshToken == nil or type(stored.refreshToken) == "string") then
     local sequence = stored.sequence
-    if type(sequence) ~= "number" or sequence < 0 or sequence > 9007199254740991
+    if type(sequence) ~= "number" or sequence < 0 or sequence > tonumber(ARGV[5])
       or sequence ~= math.floor(sequence) then
       sequence = 0
     end
@@ -151,10 +166,12 @@ end
 redis.call("set", KEYS[1], ARGV[1], "PX", ARGV[4])
 return 1`);
 
-/** A set's `sequence` as fromStored() reads it: 0 when it is missing or not a safe whole number. */
+/** A set's `sequence` as fromStored() reads it: 0 when it is missing or not a whole number in range. */
 function sequenceOf(tokens: TokenSet): number {
   const sequence: unknown = (tokens as { sequence?: unknown }).sequence;
-  return Number.isSafeInteger(sequence) && (sequence as number) >= 0 ? (sequence as number) : 0;
+  return Number.isSafeInteger(sequence) && (sequence as number) >= 0 && (sequence as number) <= MAX_SEQUENCE
+    ? (sequence as number)
+    : 0;
 }
 
 /** A store of one tenant's token set: the manager reads its tenant from it. */
@@ -186,9 +203,14 @@ export function redisStore(options: RedisStoreOptions): RedisTokenStore {
   async function read(ms: number): Promise<TokenSet | undefined> {
     let text: unknown;
     try {
-      text = await client.get(key, ms);
+      text = await client.run(READ, { keys: [key], arguments: [String(STORED_SET_MAX_BYTES)] }, ms);
     } catch (error) {
       throw failed("The token set could not be read from Redis", error);
+    }
+    if (Array.isArray(text)) {
+      throw failed(
+        `The value at ${key} is ${Number(text[0])} bytes, more than a token set can be (${STORED_SET_MAX_BYTES}): not read. Something else wrote that key; delete it (or call logout()) and the manager exchanges again`,
+      );
     }
     // Anything that is not a token set counts as empty: the manager then starts over and overwrites it.
     return parse(text);
@@ -200,19 +222,27 @@ export function redisStore(options: RedisStoreOptions): RedisTokenStore {
     // fails no later than it would have at the lock, plus this.
     peek: () => read(Math.min(commandTimeoutMs, lockTimeoutMs)),
     async set(tokens) {
+      let written: unknown;
       try {
         // A TokenSet turns itself into redacted JSON: its copied fields are what is stored.
-        await client.run(SET_IF_NEWER, {
+        written = await client.run(SET_IF_NEWER, {
           keys: [key],
           arguments: [
             JSON.stringify({ ...tokens }),
             String(sequenceOf(tokens)),
             tokens.accessToken,
             String(setTtlMs),
+            String(MAX_SEQUENCE),
           ],
         });
       } catch (error) {
         throw failed("The token set could not be written to Redis", error);
+      }
+      // Never silent: the manager keeps its set in memory and says the store has a newer one.
+      if (written !== 1) {
+        throw failed(
+          "The token set was not written to Redis: the stored one is newer (another process renewed meanwhile)",
+        );
       }
     },
     async clear() {

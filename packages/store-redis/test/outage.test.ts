@@ -162,7 +162,10 @@ describe("a Redis outage", () => {
     expect(result.before).toBe(true);
     expect(result.error).toMatchObject({
       code: "store_failed",
-      message: "The Redis lock of the token set could not be taken",
+      // It names Redis, the option that bounds the wait, and the fix.
+      message: expect.stringMatching(
+        /^The Redis lock of the token set could not be taken: Redis did not answer within commandTimeoutMs \(300 ms\).*Check that the Redis server .* is up and reachable/,
+      ),
     });
     expect(server.totalTokenCalls()).toBe(0);
   });
@@ -268,7 +271,10 @@ describe("a holder that lost its lock", () => {
     await redis.client.set(key, JSON.stringify(legacy));
     // A set from before sequences existed, as a plain object: its sequence reads as 0 too.
     const { sequence: _none, ...plain } = toTokenSetForTests("late-access", "revoked-refresh", 0);
-    await store.set(plain as unknown as TokenSet);
+    await expect(store.set(plain as unknown as TokenSet)).rejects.toMatchObject({
+      code: "store_failed",
+      message: expect.stringMatching(/not written to Redis: the stored one is newer/),
+    });
     expect((await store.get())?.accessToken).toBe("legacy-access");
     await store.set(toTokenSetForTests("renewed-access", "renewed-refresh", 1));
     expect((await store.get())?.accessToken).toBe("renewed-access");
@@ -282,14 +288,20 @@ describe("a holder that lost its lock", () => {
     const late = toTokenSetForTests("late-access", "revoked-refresh", 7);
     const older = toTokenSetForTests("older-access", "older-refresh", 6);
     await store.set(newer);
-    await store.set(late); // a frozen holder's renewal of the same set, finished after the lock expired
-    await store.set(older);
+    // A frozen holder's renewal of the same set, finished after the lock expired, and an older set:
+    // refused, and said so (the manager keeps its set in memory and logs it).
+    await expect(store.set(late)).rejects.toMatchObject({ code: "store_failed" });
+    await expect(store.set(older)).rejects.toMatchObject({ code: "store_failed" });
     expect((await store.get())?.accessToken).toBe("newer-access");
     // The same set again (same sequence, same access token) is written as it is.
     await store.set(fromStored({ ...newer, expiresAt: 3 }) as TokenSet);
     expect((await store.get())?.expiresAt).toBe(3);
     await store.set(toTokenSetForTests("next-access", "next-refresh", 8));
     expect((await store.get())?.accessToken).toBe("next-access");
+    // A sequence no renewal reaches counts as 0: a stored set at 2^53 - 1 does not jam the key.
+    await redis.client.set(key, JSON.stringify({ ...newer, accessToken: "jam", sequence: 2 ** 53 - 1 }));
+    await store.set(toTokenSetForTests("after-jam", "after-jam-refresh", 1));
+    expect((await store.get())?.accessToken).toBe("after-jam");
     // JSON that is not a token set reads as empty, whatever sequence it claims: it is replaced.
     await redis.client.set(key, JSON.stringify({ sequence: 99, accessToken: "" }));
     await store.set(older);

@@ -1,7 +1,14 @@
 import { inspect } from "node:util";
 import type { TokenSet } from "@engage-voice/auth";
 import { describe, expect, it } from "vitest";
-import { type RedisLike, redisStore, redisStoreDefaults, redisStoreLimits } from "../src/index.js";
+import {
+  type RedisLike,
+  redisNames,
+  redisStore,
+  redisStoreDefaults,
+  redisStoreLimits,
+  STORED_SET_MAX_BYTES,
+} from "../src/index.js";
 import { connect, freshTenant } from "./helpers.js";
 
 /** What a manager hands to `set`: a token set that prints itself redacted, like TokenSet does. */
@@ -260,6 +267,52 @@ describe("close()", () => {
       await store.close?.(); // twice is harmless
     } finally {
       await subscriber.close();
+    }
+  });
+
+  it("of one of two stores of a tenant on one subscriber leaves the other's listener subscribed", async () => {
+    const redis = await connect();
+    const subscriber = await redis.duplicate().connect();
+    try {
+      const { tenant } = freshTenant();
+      const first = redisStore({ client: redis, tenant, subscriber });
+      const second = redisStore({ client: redis, tenant, subscriber });
+      await first.lock?.(async () => undefined);
+      await second.lock?.(async () => undefined);
+      const channel = `${redisStoreDefaults.prefix}:{${tenant}}:released`;
+      const listeners = async () =>
+        Number((await redis.sendCommand(["PUBSUB", "NUMSUB", channel]))?.[1 as never] ?? 0);
+      await first.close?.();
+      expect(await listeners()).toBe(1);
+      await second.close?.();
+      expect(await listeners()).toBe(0);
+    } finally {
+      await subscriber.close();
+    }
+  });
+});
+
+describe("redisNames()", () => {
+  it("refuses a prefix or tenant redisStore() refuses, with the same rule", () => {
+    expect(() => redisNames("acme", "a{b")).toThrow(/prefix must be/);
+    expect(() => redisNames("ac me")).toThrow(/tenant must be/);
+    expect(redisNames("acme", "ev").tokens).toBe("ev:{acme}:tokens");
+  });
+});
+
+describe("a stored value that is not a token set this SDK wrote", () => {
+  it("past STORED_SET_MAX_BYTES is neither sent nor parsed: store_failed, naming the key and the fix", async () => {
+    const client = await connect();
+    const { tenant, tokens: key } = freshTenant();
+    await client.set(key, "x".repeat(STORED_SET_MAX_BYTES + 1));
+    const store = redisStore({ client, tenant });
+    for (const read of [store.get, store.peek]) {
+      await expect(read?.()).rejects.toMatchObject({
+        code: "store_failed",
+        message: expect.stringMatching(
+          new RegExp(`${key.replace(/[{}]/g, "\\$&")} is ${STORED_SET_MAX_BYTES + 1} bytes.*delete it`),
+        ),
+      });
     }
   });
 });
