@@ -73,33 +73,17 @@ const renewalOf = new AsyncLocalStorage<string>();
 const onWire = new Map<string, { kind: OnWire["kind"]; since: number }>();
 let renewalsRunning = 0;
 
-// At most this many token calls at once, the rest queued, as a service's outbound connection pool
-// would: without a bound, thousands of renewals that start together (the ramp, a restarted worker's
-// first uses) each open a socket to the host, overflow its listen backlog, and wait out SYN
-// retransmissions and the calls' own deadline instead of the host.
-const TOKEN_CALLS_AT_ONCE = 32;
-let callsRunning = 0;
-const callQueue: (() => void)[] = [];
-
-const tokenCallFetch: typeof fetch = async (input, init) => {
-  if (callsRunning >= TOKEN_CALLS_AT_ONCE) {
-    await new Promise<void>((resolve) => callQueue.push(resolve));
+// No bound of its own on token calls: the pool's renewalsAtOnce (its default, as a user gets it) keeps
+// thousands of renewals that start together (the ramp, a restarted worker's first uses) from opening a
+// socket each to the host at once.
+const tokenCallFetch: typeof fetch = (input, init) => {
+  const tenant = renewalOf.getStore();
+  const url = input instanceof Request ? input.url : String(input);
+  // A refresh is on the wire from its mark on (below); an exchange from here.
+  if (tenant !== undefined && !url.includes("/refresh")) {
+    onWire.set(tenant, { kind: "exchange", since: performance.now() });
   }
-  callsRunning++;
-  try {
-    const tenant = renewalOf.getStore();
-    const url = input instanceof Request ? input.url : String(input);
-    // A refresh is on the wire from its mark on (below); an exchange from here.
-    if (tenant !== undefined && !url.includes("/refresh")) {
-      onWire.set(tenant, { kind: "exchange", since: performance.now() });
-    }
-    const response = await fetch(input, init);
-    // The body is small and read at once by the manager: the slot is free once the headers are in.
-    return response;
-  } finally {
-    callsRunning--;
-    callQueue.shift()?.();
-  }
+  return fetch(input, init);
 };
 
 /**
