@@ -42,3 +42,22 @@ export function renewalPolicy(
     isServable: (tokens, now) => now < tokens.expiresAt - window(tokens) * renewalDefaults.unservableShare,
   };
 }
+
+/** What the caller of a renewal needs from it. */
+export type Need =
+  /** Any token outside its refresh window (a first call, or a renewal in the window). */
+  | { kind: "fresh" }
+  /** A servable token other than `than`, which the server called expired. */
+  | { kind: "newer"; than: string }
+  /** A token call, whatever is held (`refresh()`). */
+  | { kind: "new" };
+
+/** Whether `held` already meets `need`, so that no token call is needed. */
+export function meets(policy: RenewalPolicy, held: TokenSet | undefined, need: Need, now: number): boolean {
+  if (!held || need.kind === "new") {
+    return false;
+  }
+  return need.kind === "fresh"
+    ? policy.isFresh(held, now)
+    : held.accessToken !== need.than && policy.isServable(held, now);
+}
