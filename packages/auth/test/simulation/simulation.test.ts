@@ -5,7 +5,7 @@
 // prints its seed, its path and the shrunk list of actions with the world's trace; replay it with
 // `pnpm test:sim --seed <seed> --path <path>`, soak with `pnpm test:sim --runs <n>`.
 import fc from "fast-check";
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { faultyAction, healthyAction } from "./actions.js";
 import { scenarios } from "./scenarios.js";
 import { type Action, createWorld } from "./world.js";
@@ -49,6 +49,9 @@ const simulate = (
       } finally {
         world.dispose();
       }
+      for (const [what, count] of Object.entries(world.seen)) {
+        exercised[what] = (exercised[what] ?? 0) + count;
+      }
     },
   );
 
@@ -62,7 +65,7 @@ async function assertWithReplay(
   examples: Action[][] = [],
 ) {
   try {
-    // Each known interleaving first (its actions drain what is in flight before time moves).
+    // Each known interleaving first: its actions drain what is in flight before time moves.
     const inOrder = fc.sample(fc.scheduler(), { numRuns: 1, seed: 0 })[0] as fc.Scheduler;
     await fc.assert(property, {
       ...budget(runs),
@@ -82,7 +85,7 @@ describe("the session core, simulated", () => {
   it(
     "with a healthy host and store: no caller error, one token call per expiry, nothing after close",
     async () => {
-      await assertWithReplay(simulate(healthyAction, true), 60);
+      await assertWithReplay(simulate(healthyAction, true), 200);
     },
     TIME_LIMIT_MS,
   );
@@ -92,12 +95,16 @@ describe("the session core, simulated", () => {
     async () => {
       await assertWithReplay(
         simulate(faultyAction, false),
-        150,
+        600,
         scenarios.map((s) => s.actions),
       );
       if (process.env.SIM_RUNS) {
         console.log(`exercised over both properties: ${JSON.stringify(exercised)}`);
       }
+      // A simulation that never refreshes, or never loses an answer, proves little: its budget must
+      // keep reaching them.
+      expect(exercised.refreshes).toBeGreaterThan(100);
+      expect(exercised.lostAnswers).toBeGreaterThan(10);
     },
     TIME_LIMIT_MS,
   );
