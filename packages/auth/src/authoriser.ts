@@ -43,13 +43,9 @@ type Tagged = Request & { [SENT]?: Sent | undefined };
  */
 export const expiredBodyRead = { maxBytes: 256, timeoutMs: 1_000 } as const;
 
-/**
- * Puts the bearer token on requests to one origin, one way for the middleware and `fetch` alike (as
- * octokit's auth strategies share one `hook`): before the request, a servable token; after the
- * answer, one replay for a `401 Jwt is expired`. Deadlines and retries are the client's call policy.
- */
-export function createAuthoriser(deps: AuthoriserDeps) {
-  const { origin, cycler, policy } = deps;
+/** The bearer and the replay of a `401 Jwt is expired`, for the middleware and for `fetch`. */
+function authorisingCore(deps: AuthoriserDeps) {
+  const { origin, cycler } = deps;
   const isOnOrigin = onOrigin(origin);
   const bearer = (request: Request, token: string) => setBearer(request, `Bearer ${token}`);
   /** Credentialed requests never follow a redirect, whatever fetch does with headers on one. */
@@ -160,6 +156,18 @@ export function createAuthoriser(deps: AuthoriserDeps) {
     return Array.isArray(ready) ? go(ready) : ready.then(go);
   }
 
+  return { middleware, sendOnce, isOnOrigin };
+}
+
+/**
+ * The manager's `fetch` and `client()`: a client's call is already under its deadline and retries,
+ * so it is tried once here; a call made with `fetch` itself gets them here.
+ */
+function authorisedCalls(
+  deps: AuthoriserDeps,
+  { sendOnce, isOnOrigin }: Pick<ReturnType<typeof authorisingCore>, "sendOnce" | "isOnOrigin">,
+) {
+  const { origin, policy } = deps;
   function authFetch(
     input: string | URL | Request,
     init?: RequestInit & { timeoutMs?: number; maxRetries?: number },
@@ -208,7 +216,6 @@ export function createAuthoriser(deps: AuthoriserDeps) {
   }
 
   return {
-    middleware,
     fetch: authFetch,
     client: (options?: Omit<EngageVoiceClientOptions, "baseUrl" | "fetch">): EngageVoiceClient =>
       createClient({
@@ -224,4 +231,14 @@ export function createAuthoriser(deps: AuthoriserDeps) {
         fetch: authFetch,
       }),
   };
+}
+
+/**
+ * Puts the bearer token on requests to one origin, one way for the middleware and `fetch` alike (as
+ * octokit's auth strategies share one `hook`): before the request, a servable token; after the
+ * answer, one replay for a `401 Jwt is expired`. Deadlines and retries are the client's call policy.
+ */
+export function createAuthoriser(deps: AuthoriserDeps) {
+  const core = authorisingCore(deps);
+  return { middleware: core.middleware, ...authorisedCalls(deps, core) };
 }

@@ -69,6 +69,66 @@ function fingerprint(token: string): number {
   return (hash >>> 0) * 0x10000 + token.length;
 }
 
+/**
+ * The sets a session held or read lately, by a hash of their access token: a stored set it never saw
+ * is another process's, newer than anything it holds, whatever its sequence (a store restarted empty
+ * numbers from 1 again); one it saw is older (a failover lost its latest write).
+ */
+function seenSets() {
+  const seen: number[] = [];
+  return {
+    /** The session holds `tokens` now, or read them: a later read of them is not news. */
+    saw(tokens: TokenSet): void {
+      const hash = fingerprint(tokens.accessToken);
+      if (!seen.includes(hash)) {
+        seen.unshift(hash);
+        seen.length = Math.min(seen.length, SEEN_SETS);
+      }
+    },
+    /** Whether `stored` is a set this session never held nor read: another process's, and newer. */
+    isNews: (stored: TokenSet): boolean => !seen.includes(fingerprint(stored.accessToken)),
+    forgetSeen(): void {
+      seen.length = 0;
+    },
+  };
+}
+
+/**
+ * Runs a renewal under the store's lock. A lock lost before a token call (nothing was sent) is taken
+ * again once, and the store read again: the successor's set is most likely there by then.
+ */
+async function underLock(
+  store: TokenStore,
+  logger: Logger,
+  run: (hold?: LockHold) => Promise<TokenSet>,
+): Promise<TokenSet> {
+  // What the task threw is the renewal's own outcome; anything else the lock threw is the store's.
+  let fromTask = false;
+  const task = (hold?: LockHold) =>
+    run(hold).catch((error: unknown) => {
+      fromTask = true;
+      throw error;
+    });
+  const lock = (task: typeof run) => (store as Required<Pick<TokenStore, "lock">>).lock<TokenSet>(task);
+  try {
+    return await lock(task);
+  } catch (error) {
+    if (!fromTask && !(error instanceof EngageVoiceAuthError)) {
+      throw storeFailed("The token store's lock could not be taken", error);
+    }
+    if (!(error instanceof LockLost)) {
+      throw error;
+    }
+    logger.warn?.(`${error.message}; reading the store again under the lock`);
+    fromTask = false;
+    return lock(task).catch((again: unknown) => {
+      throw fromTask || again instanceof EngageVoiceAuthError
+        ? again
+        : storeFailed("The token store's lock could not be taken", again);
+    });
+  }
+}
+
 /** Writes a set as the store's, in turn with the session's other writes. */
 export type WriteInTurn = (tokens: TokenSet) => Promise<void>;
 
@@ -82,20 +142,7 @@ export function lockingStore(store: TokenStore, logger: Logger) {
   // The set this session knows its store holds (read there or written there): once it is gone from a
   // store with a lock, another process may have spent its refresh token meanwhile.
   let inStore: TokenSet | undefined;
-  // The sets this session held or read lately, by a hash of their access token: a stored set it never
-  // saw is another process's, newer than anything it holds, whatever its sequence (a store restarted
-  // empty numbers from 1 again); one it saw is older (a failover lost its latest write).
-  const seen: number[] = [];
-  /** The session holds `tokens` now, or read them: a later read of them is not news. */
-  const saw = (tokens: TokenSet): void => {
-    const hash = fingerprint(tokens.accessToken);
-    if (!seen.includes(hash)) {
-      seen.unshift(hash);
-      seen.length = Math.min(seen.length, SEEN_SETS);
-    }
-  };
-  /** Whether `stored` is a set this session never held nor read: another process's, and newer. */
-  const isNews = (stored: TokenSet): boolean => !seen.includes(fingerprint(stored.accessToken));
+  const { saw, isNews, forgetSeen } = seenSets();
   return {
     /** Whether renewals run under the store's lock. */
     locks,
@@ -111,7 +158,7 @@ export function lockingStore(store: TokenStore, logger: Logger) {
     /** After logout(): nothing the session saw before says anything about the store any more. */
     forget(): void {
       inStore = undefined;
-      seen.length = 0;
+      forgetSeen();
     },
     /**
      * What the session should hold after reading the store under its lock. A set it never saw is the
@@ -193,33 +240,7 @@ export function lockingStore(store: TokenStore, logger: Logger) {
      * Runs a renewal under the store's lock. A lock lost before a token call (nothing was sent) is
      * taken again once, and the store read again: the successor's set is most likely there by then.
      */
-    async underLock(run: (hold?: LockHold) => Promise<TokenSet>): Promise<TokenSet> {
-      // What the task threw is the renewal's own outcome; anything else the lock threw is the store's.
-      let fromTask = false;
-      const task = (hold?: LockHold) =>
-        run(hold).catch((error: unknown) => {
-          fromTask = true;
-          throw error;
-        });
-      const lock = (task: typeof run) => (store as Required<Pick<TokenStore, "lock">>).lock<TokenSet>(task);
-      try {
-        return await lock(task);
-      } catch (error) {
-        if (!fromTask && !(error instanceof EngageVoiceAuthError)) {
-          throw storeFailed("The token store's lock could not be taken", error);
-        }
-        if (!(error instanceof LockLost)) {
-          throw error;
-        }
-        logger.warn?.(`${error.message}; reading the store again under the lock`);
-        fromTask = false;
-        return lock(task).catch((again: unknown) => {
-          throw fromTask || again instanceof EngageVoiceAuthError
-            ? again
-            : storeFailed("The token store's lock could not be taken", again);
-        });
-      }
-    },
+    underLock: (run: (hold?: LockHold) => Promise<TokenSet>) => underLock(store, logger, run),
   };
 }
 

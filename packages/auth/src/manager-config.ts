@@ -153,14 +153,9 @@ export function readManagerConfig(options: TokenManagerOptions): ManagerConfig {
         : "baseUrl",
     );
   }
-  const store = requireStore(given.store);
-  return {
-    tenant: tenantOf(given.tenant, store),
-    mainAccountId: optionalAccount(given.mainAccountId),
+  const shared = {
     origin: base.origin,
-    parentToken: parentTokenOf(given.rcAccessToken),
     fetch: optionalFunction("fetch", given.fetch) ?? globalFetch,
-    store,
     logger: requireLogger(given.logger, defaultLogger()),
     clock: requireClock(given.clock),
     sleep: requireSleep(given.sleep),
@@ -177,6 +172,28 @@ export function readManagerConfig(options: TokenManagerOptions): ManagerConfig {
       1_000,
     ),
     onTokens: optionalFunction("onTokens", given.onTokens),
+  };
+  return forTenant(shared, given);
+}
+
+/** The options that differ per tenant, read on top of the shared ones (a pool reads those once). */
+export type TenantOptions = Pick<
+  TokenManagerOptions,
+  "tenant" | "rcAccessToken" | "store" | "mainAccountId" | "onEvent"
+>;
+
+/** A manager's configuration: the shared part, read once, and a tenant's own options, read here. */
+export function forTenant(
+  shared: Omit<ManagerConfig, "tenant" | "mainAccountId" | "parentToken" | "store" | "onEvent">,
+  given: TenantOptions,
+): ManagerConfig {
+  const store = requireStore(given.store);
+  return {
+    ...shared,
+    tenant: tenantOf(given.tenant, store),
+    mainAccountId: optionalAccount(given.mainAccountId),
+    parentToken: parentTokenOf(given.rcAccessToken),
+    store,
     onEvent: optionalFunction("onEvent", given.onEvent),
   };
 }

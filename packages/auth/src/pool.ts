@@ -1,7 +1,7 @@
 import { describe, EngageVoiceAuthError, VERBOSE } from "./errors.js";
 import { type ExchangeBudget, exchangeBudget } from "./exchange-limiter.js";
 import { type TokenEvent, type TokenManager, type TokenManagerOptions, wireManager } from "./manager.js";
-import { closeTimeoutOf, type ManagerConfig, readManagerConfig } from "./manager-config.js";
+import { closeTimeoutOf, forTenant, type ManagerConfig, readManagerConfig } from "./manager-config.js";
 import { integer, invalid, optionalFunction, optionsOf, refuseUnknown } from "./options.js";
 import { renewalSlots } from "./renewal-slots.js";
 import type { TokenStore } from "./store.js";
@@ -97,7 +97,8 @@ const poolOptionNames: (keyof TenantPoolOptions)[] = [
  * pool next hands one out. One tenant's failures (a revoked parent token, its own rate limit) stay
  * its own.
  */
-export function createTenantPool(options: TenantPoolOptions): TenantPool {
+/** The pool's options, checked once: the shared manager options read on a template. */
+function readPoolOptions(options: TenantPoolOptions) {
   const given = optionsOf(options, "createTenantPool()", true);
   if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
     refuseUnknown(given, poolOptionNames, "createTenantPool()");
@@ -109,20 +110,30 @@ export function createTenantPool(options: TenantPoolOptions): TenantPool {
         : "rcAccessToken",
     );
   }
-  const parentTokenOf = given.rcAccessToken;
-  const storeOf = optionalFunction("store", given.store);
-  const mainAccountOf = optionalFunction("mainAccountId", given.mainAccountId);
-  const onEvent = optionalFunction("onEvent", given.onEvent);
-  const shared = optionsOf(given.manager, "createTenantPool()'s manager");
-  const maxTenants = integer("maxTenants", given.maxTenants, poolDefaults.maxTenants, 1, 10_000_000);
-  const idleMs = integer("idleMs", given.idleMs, poolDefaults.idleMs, 0, 7 * 24 * 3_600_000);
-  // Checked once, on a template: every tenant's manager reads the same shared options.
-  const template = readManagerConfig({ ...shared, rcAccessToken: "checked-per-tenant" });
+  // Read once, on a template: every tenant's manager shares these; forTenant() adds the tenant's own.
+  const template = readManagerConfig({
+    ...optionsOf(given.manager, "createTenantPool()'s manager"),
+    rcAccessToken: "checked-per-tenant",
+  });
+  return {
+    parentTokenOf: given.rcAccessToken,
+    storeOf: optionalFunction("store", given.store),
+    mainAccountOf: optionalFunction("mainAccountId", given.mainAccountId),
+    onEvent: optionalFunction("onEvent", given.onEvent),
+    template,
+    maxTenants: integer("maxTenants", given.maxTenants, poolDefaults.maxTenants, 1, 10_000_000),
+    idleMs: integer("idleMs", given.idleMs, poolDefaults.idleMs, 0, 7 * 24 * 3_600_000),
+    budget: exchangeBudgetOf(given.exchangeBudget, template),
+    slots: renewalSlots(
+      integer("renewalsAtOnce", given.renewalsAtOnce, poolDefaults.renewalsAtOnce, 1, 100_000),
+    ),
+  };
+}
+
+export function createTenantPool(options: TenantPoolOptions): TenantPool {
+  const { parentTokenOf, storeOf, mainAccountOf, onEvent, template, maxTenants, idleMs, budget, slots } =
+    readPoolOptions(options);
   const { clock, logger } = template;
-  const budget = exchangeBudgetOf(given.exchangeBudget, template);
-  const slots = renewalSlots(
-    integer("renewalsAtOnce", given.renewalsAtOnce, poolDefaults.renewalsAtOnce, 1, 100_000),
-  );
   const tell = (event: PoolEvent) => {
     try {
       onEvent?.(event);
@@ -138,8 +149,7 @@ export function createTenantPool(options: TenantPoolOptions): TenantPool {
   function create(tenant: string): Held {
     const store = storeOf?.(tenant);
     const mainAccountId = mainAccountOf?.(tenant);
-    const config = readManagerConfig({
-      ...shared,
+    const config = forTenant(template, {
       tenant,
       ...(mainAccountId === undefined ? {} : { mainAccountId }),
       rcAccessToken: () => parentTokenOf(tenant),
