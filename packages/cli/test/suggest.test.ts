@@ -1,19 +1,6 @@
 // "Did you mean": the nearest known word, or none when nothing is near enough to be worth saying.
 import { describe, expect, it } from "vitest";
-import { closest, editDistance } from "../src/suggest.js";
-
-describe("editDistance", () => {
-  it.each([
-    ["users", "users", 0],
-    ["usres", "users", 1],
-    ["acounts", "accounts", 1],
-    ["lgoin", "login", 1],
-    ["frobnicate", "profiles", 7],
-    ["", "token", 5],
-  ])("%s → %s: %i", (a, b, distance) => {
-    expect(editDistance(a, b)).toBe(distance);
-  });
-});
+import { closest } from "../src/suggest.js";
 
 describe("closest", () => {
   const commands = ["login", "token", "accounts", "users", "api-tokens", "logout", "profiles"];

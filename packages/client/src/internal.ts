@@ -2,6 +2,7 @@
 // client, written once here. Not public: no semver promise, any release may change or remove it
 // (README.md, "Internal entry"). Users import from `@engage-voice/client`.
 export { backoffDelay, type CallPolicy, defaultLogger, runCall, sleep } from "./call-policy.js";
+export { editDistance } from "./edit-distance.js";
 export { quotableErrorCode } from "./error-code.js";
 export { defaultBaseUrls } from "./generated/hosts.js";
 export { GUARDED } from "./media-types.js";

@@ -7,6 +7,7 @@ import {
   type Sleep,
   sleep,
 } from "./call-policy.js";
+import { editDistance } from "./edit-distance.js";
 import { checkOrigin } from "./origin.js";
 
 /**
@@ -19,22 +20,8 @@ export class ClientOptionsError extends TypeError {
   readonly code = "invalid_options";
 }
 
-/** Edit distance, for "did you mean": the options are a few dozen short names. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(
-        (row[j] as number) + 1,
-        (next[j - 1] as number) + 1,
-        (row[j - 1] as number) + (a[i - 1]?.toLowerCase() === b[j - 1]?.toLowerCase() ? 0 : 1),
-      );
-    }
-    row = next;
-  }
-  return row[b.length] as number;
-}
+/** Edits between two option names, whatever their case (`baseURL` meant `baseUrl`). */
+const distance = (a: string, b: string) => editDistance(a.toLowerCase(), b.toLowerCase());
 
 /**
  * The first name of `given` that `known` does not hold, as a message that names the nearest known
