@@ -29,6 +29,15 @@ const tests: TestResult[] = report.testResults
   .flatMap((file: { assertionResults: TestResult[] }) => file.assertionResults)
   .filter((test: TestResult) => test.benchmarks?.length);
 
+/**
+ * How many rounds the run had, and whether it is a full run: a verdict needs at least this many
+ * rounds (one round has no spread), and only a full run (the default many-tenants size too) may be
+ * written into BENCHMARKS.md; any other run is written beside the results, headed as what it is.
+ */
+const LEAST_ROUNDS_FOR_A_VERDICT = 3;
+const rounds = Math.min(...tests.map((test) => test.benchmarks?.length ?? 0));
+const full = rounds >= LEAST_ROUNDS_FOR_A_VERDICT && tenants.note === undefined;
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
@@ -79,7 +88,11 @@ function budget(test: TestResult): string[] {
       // Within the noise: the median is no farther from 1 than half the spread of its rounds.
       const holds =
         rule === "not slower" ? m <= 1 : Math.abs(m - 1) <= (Math.max(...xs) - Math.min(...xs)) / 2;
-      return `- ${ours} vs ${peer}: ${spread(xs, ratio)}; ${rule}: **${holds ? "holds" : "does not hold"}**`;
+      const verdict =
+        rounds < LEAST_ROUNDS_FOR_A_VERDICT
+          ? `no verdict (${rounds} round${rounds === 1 ? "" : "s"}; at least ${LEAST_ROUNDS_FOR_A_VERDICT} give one)`
+          : `**${holds ? "holds" : "does not hold"}**`;
+      return `- ${ours} vs ${peer}: ${spread(xs, ratio)}; ${rule}: ${verdict}`;
     };
     return [
       against(NAMES.ky, "not slower"),
@@ -106,7 +119,7 @@ const machine = `${cpus()[0]?.model.trim()}, ${availableParallelism()} cores, ${
 
 const perCall = tests.filter((t) => t.meta.reference === NAMES.floor);
 const figures = [
-  `Last full run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${git("rev-parse", "--short", "HEAD")}${dirty}, on ${machine}.`,
+  `${full ? "Last full run" : "A quick run, not a full one (it is never written into BENCHMARKS.md)"}: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${git("rev-parse", "--short", "HEAD")}${dirty}, on ${machine}; ${rounds} round${rounds === 1 ? "" : "s"} a comparison.`,
   "",
   "### Per call",
   "",
@@ -129,6 +142,12 @@ const figures = [
   tenantsSection(tenants),
 ].join("\n");
 
+if (!full) {
+  const quick = at("results/BENCHMARKS.quick.md");
+  writeFileSync(quick, `${figures}\n`);
+  console.log(`${figures}\n\nA quick run: written to ${quick.pathname}, BENCHMARKS.md left as it was.`);
+  process.exit(0);
+}
 const file = at("../../BENCHMARKS.md");
 const text = readFileSync(file, "utf8");
 const [head, rest] = text.split("<!-- figures:start -->");

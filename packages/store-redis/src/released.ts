@@ -11,7 +11,7 @@ export interface RedisSubscriber {
    * of one tenant on one subscriber each remove their own listener only. Without it a closed store's
    * listener stays.
    */
-  unsubscribe?(channel: string, listener?: (message: string, channel: string) => void): Promise<unknown>;
+  unsubscribe?(channel: string, listener?: () => unknown): Promise<unknown>;
 }
 
 /**
