@@ -49,6 +49,7 @@ describe("entries", () => {
       "checkOrigin",
       "defaultBaseUrls",
       "defaultLogger",
+      "editDistance",
       "quotableErrorCode",
       "runCall",
       "sleep",
