@@ -215,21 +215,25 @@ function authorisedCalls(
     return result.response;
   }
 
+  const clientWith = (options?: Omit<EngageVoiceClientOptions, "baseUrl" | "fetch">): EngageVoiceClient =>
+    createClient({
+      redirect: "manual",
+      timeoutMs: policy.timeoutMs,
+      maxRetries: policy.maxRetries,
+      logger: policy.logger,
+      clock: { now: policy.now },
+      sleep: policy.sleep,
+      random: policy.random,
+      ...options,
+      baseUrl: origin,
+      fetch: authFetch,
+    });
+  // Made once: `pool.get(tenant).client()` per request costs a kept client's call, not a new client's.
+  let kept: EngageVoiceClient | undefined;
   return {
     fetch: authFetch,
     client: (options?: Omit<EngageVoiceClientOptions, "baseUrl" | "fetch">): EngageVoiceClient =>
-      createClient({
-        redirect: "manual",
-        timeoutMs: policy.timeoutMs,
-        maxRetries: policy.maxRetries,
-        logger: policy.logger,
-        clock: { now: policy.now },
-        sleep: policy.sleep,
-        random: policy.random,
-        ...options,
-        baseUrl: origin,
-        fetch: authFetch,
-      }),
+      options === undefined ? (kept ??= clientWith()) : clientWith(options),
   };
 }
 

@@ -33,7 +33,9 @@ export interface TokenManager {
   refresh(): Promise<TokenSet>;
   /**
    * A client of the manager's host that this manager authorises: the base URL is given once, to the
-   * manager. Every other openapi-fetch option passes through.
+   * manager. Without options it is the manager's one client, the same object on every call (cheap per
+   * request; a middleware `use()`d on it applies to every caller); with options, a new client, to
+   * which every other openapi-fetch option passes through.
    */
   client(options?: Omit<EngageVoiceClientOptions, "baseUrl" | "fetch">): EngageVoiceClient;
   /**

@@ -145,3 +145,14 @@ describe("the base URL is given once", () => {
     expect(data).toEqual([permanent]);
   });
 });
+
+describe("auth.client()", () => {
+  it("is the manager's one client without options, and a new one with them", () => {
+    const s = setup();
+    const kept = s.auth.client();
+    expect(s.auth.client()).toBe(kept);
+    const own = s.auth.client({ timeoutMs: 1_000 });
+    expect(own).not.toBe(kept);
+    expect(s.auth.client({ timeoutMs: 1_000 })).not.toBe(own);
+  });
+});
