@@ -19,16 +19,16 @@ interface Entry {
 
 const entries: Entry[] = [
   { name: "@engage-voice/client", path: "size/client.js", limits: [18_760, 7_460] },
-  { name: "@engage-voice/auth", path: "size/auth.js", limits: [51_030, 18_600] },
+  { name: "@engage-voice/auth", path: "size/auth.js", limits: [57_400, 20_820] },
   {
     name: "@engage-voice/client + @engage-voice/auth",
     path: "size/client-auth.js",
-    limits: [51_550, 18_810],
+    limits: [57_920, 21_030],
   },
   {
     name: "an app's imports: createClient + createTokenManager",
     path: "size/app.js",
-    limits: [38_470, 14_430],
+    limits: [42_630, 15_870],
     production: true,
   },
   { name: "the floor: createClient + a one-line bearer middleware", path: "size/floor.js", production: true },
