@@ -9,6 +9,10 @@ export default defineConfig({
   // command runs. One chunk for all commands, not one each: a cold start pays per module loaded,
   // and a command loads most of the shared code anyway.
   entry: ["src/cli.ts"],
+  // The parser's did-you-mean uses the SDK's one edit distance (the client's internal entry): inlined
+  // into the parser's chunk, so that --version and --help still load no package.
+  noExternal: (id, importer) =>
+    id === "@engage-voice/client/internal" && /[\\/]src[\\/]suggest\.ts$/.test(importer ?? ""),
   format: ["esm"],
   platform: "node",
   target: "node20",
