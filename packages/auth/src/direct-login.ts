@@ -99,6 +99,9 @@ export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet
         ? "the deprecated host did not accept the username, password and platformId given: check all three"
         : "",
       noAnswer: noAnswerHint(base.origin, defaultBaseUrls.legacy),
+      notFound: VERBOSE
+        ? `${base.origin} has no direct login: it lives on the deprecated host, such as ${defaultBaseUrls.legacy}; on the contact-center host, use createTokenManager() and the token exchange`
+        : "",
     },
     [query.password, query.username],
   );

@@ -6,13 +6,24 @@ import { EngageVoiceAuthError, VERBOSE } from "./errors.js";
  */
 export const TENANT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
+/**
+ * What was given instead of a tenant id, said without quoting it: a string in the wrong place may be a
+ * pasted credential.
+ */
+const gotten = (value: unknown) =>
+  typeof value === "string"
+    ? `a string of ${value.length} character${value.length === 1 ? "" : "s"}${value === "" ? "" : /[^A-Za-z0-9._-]/.test(value) ? " with a character outside that set" : value.length > 100 ? "" : " that does not start with a letter or digit"}`
+    : value === null
+      ? "null"
+      : typeof value;
+
 /** The tenant id when it is one, or a typed error that says what a tenant id may hold. */
 export function requireTenant(value: unknown, name = "tenant"): string {
   if (typeof value !== "string" || !TENANT_PATTERN.test(value)) {
     throw new EngageVoiceAuthError(
       "invalid_options",
       VERBOSE
-        ? `${name} must be 1 to 100 letters, digits, dots, underscores or hyphens, starting with a letter or digit (it names store keys and log lines)`
+        ? `${name} must be 1 to 100 letters, digits, dots, underscores or hyphens, starting with a letter or digit (it names store keys and log lines); got ${gotten(value)}`
         : name,
     );
   }

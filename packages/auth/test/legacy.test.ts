@@ -74,6 +74,20 @@ describe("legacyLogin", () => {
     expect(error).toMatchObject({ code: "login_rejected", status: 401 });
   });
 
+  it("sent to the contact-center host, names the host it belongs on and the flow to use there", async () => {
+    const { login } = world();
+    const notFound = async () => new Response(JSON.stringify({ errorCode: "nope" }), { status: 404 });
+    const error = await legacyLogin({
+      ...login,
+      baseUrl: "https://engage.example.test",
+      fetch: notFound,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toMatch(
+      /answered 404.*has no direct login: it lives on the deprecated host.*createTokenManager\(\)/,
+    );
+  });
+
   it("names a missing field without quoting any value", async () => {
     const { login } = world();
     await expect(legacyLogin({ ...login, platformId: "" })).rejects.toThrow(/platformId must be a non-empty/);
