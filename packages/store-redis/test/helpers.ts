@@ -3,7 +3,8 @@ import { createClient } from "redis";
 import { afterAll, inject } from "vitest";
 import { redisNames } from "../src/index.js";
 
-export type Redis = ReturnType<typeof createClient>;
+const makeClient = () => createClient({ url: inject("redisUrl") });
+export type Redis = ReturnType<typeof makeClient>;
 
 const opened: Redis[] = [];
 afterAll(async () => {
@@ -12,7 +13,7 @@ afterAll(async () => {
 
 /** A connected client of the test server, closed after the file's tests: one per "process". */
 export async function connect(): Promise<Redis> {
-  const client = createClient({ url: inject("redisUrl") });
+  const client = makeClient();
   opened.push(client);
   await client.connect();
   return client;

@@ -11,12 +11,13 @@ import { EXTEND, RELEASE } from "../src/lock.js";
 import { SET_IF_NEWER } from "../src/store.js";
 
 let server: RunningRedis;
-let redis: ReturnType<typeof createClient>;
-let storeClient: ReturnType<typeof createClient>;
+const open = (url: string) => createClient({ url }).connect();
+let redis: Awaited<ReturnType<typeof open>>;
+let storeClient: Awaited<ReturnType<typeof open>>;
 beforeAll(async () => {
   server = await startRedis();
-  redis = await createClient({ url: server.url }).connect();
-  storeClient = await createClient({ url: server.url }).connect();
+  redis = await open(server.url);
+  storeClient = await open(server.url);
 });
 afterAll(async () => {
   await Promise.all([redis?.close(), storeClient?.close()]);

@@ -1,6 +1,7 @@
-// A real Redis Cluster of three masters (no replicas) on free loopback ports, each redis-server with a
-// folder of its own for its cluster config, no persistence, and killed with this process if it dies
-// first. What the Redis store's tests run against besides a single server.
+// A real Redis Cluster on free loopback ports (three masters, and a replica each when asked), each
+// redis-server with a folder of its own for its cluster config, no persistence, and killed with this
+// process if it dies first. What the Redis store's tests run against besides a single server, and
+// where they kill a master to see its replica take over.
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,10 +14,16 @@ export const REDIS_CLI = "/usr/bin/redis-cli";
 const run = promisify(execFile);
 
 export interface RunningRedisCluster {
-  /** The masters, one `{ url, port, child }` each; any of them is a root node for a cluster client. */
+  /** Every node, masters first, one `{ url, port, child }` each; any of them is a root node for a client. */
   nodes: RunningRedis[];
-  /** `redis://127.0.0.1:<port>` of every master. */
+  /** `redis://127.0.0.1:<port>` of every node. */
   urls: string[];
+  /** The node that serves `key`'s slot as its master now. */
+  masterOf(key: string): Promise<RunningRedis>;
+  /** Resolves once `node` is a master (a replica promoted after its master died); the time it took. */
+  promoted(node: RunningRedis, withinMs?: number): Promise<void>;
+  /** The replica of `master`. */
+  replicaOf(master: RunningRedis): Promise<RunningRedis>;
   /** Stops every node and removes their folders; resolves once all have exited. */
   stop(): Promise<void>;
 }
@@ -27,16 +34,30 @@ async function clusterInfo(port: number): Promise<string> {
   return stdout;
 }
 
+/** A node's view of the cluster: `CLUSTER NODES` through redis-cli, one line a node. */
+async function clusterNodes(port: number): Promise<string[]> {
+  const { stdout } = await run(REDIS_CLI, ["-h", "127.0.0.1", "-p", String(port), "cluster", "nodes"]);
+  return stdout.trim().split("\n");
+}
+
+const cli = async (port: number, ...args: string[]) =>
+  (await run(REDIS_CLI, ["-h", "127.0.0.1", "-p", String(port), ...args])).stdout.trim();
+
 /**
- * Starts `masters` redis-servers with `--cluster-enabled yes`, joins them with
- * `redis-cli --cluster create` (every slot assigned, no replicas), and resolves once every node says
- * `cluster_state:ok`. `readyWithinMs` is a hang guard.
+ * Starts `masters` redis-servers with `--cluster-enabled yes` (and `replicas` more for each), joins
+ * them with `redis-cli --cluster create` (every slot assigned), and resolves once every node says
+ * `cluster_state:ok` and every replica is in sync. A replica takes over `nodeTimeoutMs` after its
+ * master stops answering. `readyWithinMs` is a hang guard.
  */
 export async function startRedisCluster({
   masters = 3,
+  replicas = 0,
+  nodeTimeoutMs = 2_000,
   readyWithinMs = 30_000,
 }: {
   masters?: number;
+  replicas?: number;
+  nodeTimeoutMs?: number;
   readyWithinMs?: number;
 } = {}): Promise<RunningRedisCluster> {
   const folders: string[] = [];
@@ -46,12 +67,15 @@ export async function startRedisCluster({
     await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
   };
   try {
-    for (let i = 0; i < masters; i++) {
+    for (let i = 0; i < masters * (1 + replicas); i++) {
       const dir = await mkdtemp(join(tmpdir(), "ev-redis-cluster-"));
       folders.push(dir);
       nodes.push(
         await startRedis({
-          args: ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--dir", dir],
+          args: [
+            ...["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--dir", dir],
+            ...["--cluster-node-timeout", String(nodeTimeoutMs), "--repl-diskless-sync-delay", "0"],
+          ],
         }),
       );
     }
@@ -60,7 +84,7 @@ export async function startRedisCluster({
       "create",
       ...nodes.map((node) => `127.0.0.1:${node.port}`),
       "--cluster-replicas",
-      "0",
+      String(replicas),
       "--cluster-yes",
     ]);
     const deadline = Date.now() + readyWithinMs;
@@ -74,9 +98,66 @@ export async function startRedisCluster({
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
+    // Every replica attached and in sync: one that has not finished its first sync refuses to take over.
+    const inSync = async () => {
+      const infos = await Promise.all(nodes.map((node) => cli(node.port, "info", "replication")));
+      const synced = infos.filter((info) => /role:slave/.test(info) && /master_link_status:up/.test(info));
+      return synced.length === masters * replicas;
+    };
+    while (!(await inSync())) {
+      if (Date.now() > deadline) {
+        throw new Error(`the replicas of the Redis Cluster did not sync with their masters in ${readyWithinMs} ms`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   } catch (error) {
     await stop();
     throw error;
   }
-  return { nodes, urls: nodes.map((node) => node.url), stop };
+  const byPort = (port: string | undefined) => {
+    const node = nodes.find((n) => String(n.port) === port);
+    if (!node) {
+      throw new Error(`no node of this cluster on port ${port}`);
+    }
+    return node;
+  };
+  const alive = () => nodes.find((node) => node.child.exitCode === null && node.child.signalCode === null);
+  /** `id port role master-id` of each node, as a node still running sees them. */
+  const view = async () =>
+    (await clusterNodes((alive() as RunningRedis).port)).map((line) => {
+      const [id, address, flags, master] = line.split(" ");
+      return { id, port: address?.split(":")[1]?.split("@")[0], flags: flags ?? "", master };
+    });
+  return {
+    nodes,
+    urls: nodes.map((node) => node.url),
+    stop,
+    async masterOf(key) {
+      const slot = await cli((alive() as RunningRedis).port, "cluster", "keyslot", key);
+      const shards = await cli((alive() as RunningRedis).port, "cluster", "slots");
+      // redis-cli prints each range as: start, end, then the master's host, port and id.
+      const lines = shards.split("\n");
+      for (let i = 0; i + 3 < lines.length; i++) {
+        const [start, end, , port] = lines.slice(i, i + 4);
+        if (Number(start) <= Number(slot) && Number(slot) <= Number(end) && /^\d+$/.test(port ?? "")) {
+          return byPort(port);
+        }
+      }
+      throw new Error(`no master serves slot ${slot}`);
+    },
+    async replicaOf(master) {
+      const all = await view();
+      const id = all.find((n) => n.port === String(master.port))?.id;
+      return byPort(all.find((n) => n.flags.includes("slave") && n.master === id)?.port);
+    },
+    async promoted(node, withinMs = 30_000) {
+      const until = Date.now() + withinMs;
+      while (!(await view()).some((n) => n.port === String(node.port) && n.flags.includes("master"))) {
+        if (Date.now() > until) {
+          throw new Error(`the replica on port ${node.port} was not promoted within ${withinMs} ms`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+  };
 }
