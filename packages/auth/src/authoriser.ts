@@ -230,10 +230,14 @@ function authorisedCalls(
     });
   // Made once: `pool.get(tenant).client()` per request costs a kept client's call, not a new client's.
   let kept: EngageVoiceClient | undefined;
+  const keptClient = () => {
+    kept ??= clientWith();
+    return kept;
+  };
   return {
     fetch: authFetch,
     client: (options?: Omit<EngageVoiceClientOptions, "baseUrl" | "fetch">): EngageVoiceClient =>
-      options === undefined ? (kept ??= clientWith()) : clientWith(options),
+      options === undefined ? keptClient() : clientWith(options),
   };
 }
 

@@ -106,7 +106,9 @@ export async function startRedisCluster({
     };
     while (!(await inSync())) {
       if (Date.now() > deadline) {
-        throw new Error(`the replicas of the Redis Cluster did not sync with their masters in ${readyWithinMs} ms`);
+        throw new Error(
+          `the replicas of the Redis Cluster did not sync with their masters in ${readyWithinMs} ms`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
