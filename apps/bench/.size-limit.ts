@@ -33,6 +33,10 @@ const entries: Entry[] = [
   },
   { name: "the floor: createClient + a one-line bearer middleware", path: "size/floor.js", production: true },
   { name: "openapi-fetch", path: "size/openapi-fetch.js" },
+  // The anchors of "is this a fair price" for an authorised client (issue 40): printed, not held.
+  { name: "octokit core + auth-token (no renewal)", path: "size/octokit-auth-token.js" },
+  { name: "Azure core-rest-pipeline + bearer policy (renews)", path: "size/azure-bearer.js" },
+  { name: "openapi-fetch + a minimal rotation by hand", path: "size/openapi-fetch-rotation.js" },
   { name: "ky", path: "size/ky.js" },
   { name: "ofetch", path: "size/ofetch.js" },
 ];
