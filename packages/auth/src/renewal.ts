@@ -8,6 +8,7 @@ import { BudgetSpent, type ExchangeSlots } from "./exchange-limiter.js";
 import { type LockingStore, LockLost } from "./locking-store.js";
 import { renewalCalls } from "./renewal-calls.js";
 import { meets, type Need, type RenewalPolicy } from "./renewal-policy.js";
+import { type RenewalSlots, unbounded } from "./renewal-slots.js";
 import type { Session } from "./session.js";
 import type { LockHold, TokenStore } from "./store.js";
 import type { WritesInTurn } from "./store-writes.js";
@@ -37,6 +38,8 @@ export interface RenewalDeps {
   parentToken: () => Promise<string>;
   /** How long a renewal waits, outside its lock, for a slot of a spent shared budget. */
   maxBudgetWaitMs: number;
+  /** A pool's bound on the renewals of all its tenants at once; none for a lone manager. */
+  slots?: RenewalSlots | undefined;
   onTokens: ((tokens: TokenSet) => void | Promise<void>) | undefined;
 }
 
@@ -172,13 +175,18 @@ export function renewalOf(deps: RenewalDeps, parts: RenewalParts) {
    */
   return async function renewal(gen: number, need: Need, signal: AbortSignal): Promise<TokenSet> {
     const run = (hold?: LockHold) => renew(gen, need, signal, hold);
+    const attempt = async () => {
+      if (!locking.locks) {
+        return run();
+      }
+      const peeked = locking.readsWithoutLock ? await storedWithoutLock(gen, need) : undefined;
+      return peeked ?? locking.underLock(run);
+    };
     for (;;) {
       try {
-        if (!locking.locks) {
-          return await run();
-        }
-        const peeked = locking.readsWithoutLock ? await storedWithoutLock(gen, need) : undefined;
-        return peeked ?? (await locking.underLock(run));
+        // A pool's slot is held for an attempt, not for a wait for the exchange budget: a tenant
+        // that only needs a refresh never queues behind exchanges waiting for theirs.
+        return await (deps.slots ?? unbounded)(attempt, signal);
       } catch (error) {
         if (!(error instanceof BudgetSpent) || error.retryAfterMs > deps.maxBudgetWaitMs) {
           if (error instanceof BudgetSpent) {

@@ -4,7 +4,6 @@
 
 import type { CyclerEvent } from "./renewal.js";
 import type { Need } from "./renewal-policy.js";
-import { type RenewalSlots, unbounded } from "./renewal-slots.js";
 import type { TokenSet } from "./tokens.js";
 import type { Clock } from "./types.js";
 
@@ -25,12 +24,10 @@ interface Running {
 
 export interface SharedRenewalDeps {
   /**
-   * One renewal for `need`, prepared when it starts (what it renews is decided then) and run once it
-   * has a slot; `signal` aborts once it is given up.
+   * One renewal for `need`, prepared when it starts (what it renews, a generation, is decided then);
+   * `signal` aborts once it is given up.
    */
   prepare: (need: Need, signal: AbortSignal) => () => Promise<TokenSet>;
-  /** A pool's bound on the renewals of all its tenants at once; none for a lone manager. */
-  slots: RenewalSlots | undefined;
   clock: Clock;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   emit: (event: CyclerEvent) => void;
@@ -53,13 +50,14 @@ export function sharedRenewal(deps: SharedRenewalDeps) {
       return running;
     }
     const controller = new AbortController();
-    const slots = deps.slots ?? unbounded;
     const started: Running = {
-      promise: slots(deps.prepare(need, controller.signal), controller.signal).finally(() => {
-        if (running === started) {
-          running = undefined;
-        }
-      }),
+      promise: deps
+        .prepare(need, controller.signal)()
+        .finally(() => {
+          if (running === started) {
+            running = undefined;
+          }
+        }),
       controller,
       waiters: 0,
       abandonable: false,

@@ -3,7 +3,6 @@ import { describe, EngageVoiceAuthError } from "./errors.js";
 import { lockingStore } from "./locking-store.js";
 import { type CyclerEvent, type RenewalDeps, renewalOf } from "./renewal.js";
 import { meets } from "./renewal-policy.js";
-import type { RenewalSlots } from "./renewal-slots.js";
 import { createSession, loggedOut } from "./session.js";
 import { sharedRenewal } from "./shared-renewal.js";
 import { writesInTurn } from "./store-writes.js";
@@ -16,8 +15,6 @@ export interface CyclerDeps extends RenewalDeps {
   tenant: string;
   /** The main account the tenant's session must be for, when the vendor bound it. */
   mainAccountId?: string | undefined;
-  /** A pool's bound on the renewals of all its tenants at once; none for a lone manager. */
-  slots?: RenewalSlots | undefined;
   /** Told of each renewal's outcome, for a service's counters. */
   onEvent?: ((event: CyclerEvent) => void) | undefined;
 }
@@ -69,7 +66,6 @@ export function createTokenCycler(deps: CyclerDeps) {
       const gen = session.generation();
       return () => renewal(gen, need, signal);
     },
-    slots: deps.slots,
     clock,
     sleep: deps.sleep,
     emit,

@@ -285,6 +285,30 @@ describe("createTenantPool", () => {
     );
   });
 
+  it("a renewal waiting for the shared exchange budget holds no renewal slot: a refresh goes past it", async () => {
+    let spent = false;
+    const waits: (() => void)[] = [];
+    const { pool, clock } = hosts(2, {
+      renewalsAtOnce: 1,
+      exchangeBudget: { take: () => (spent ? 20_000 : 0), blockFor: () => {} },
+      manager: {
+        timeoutMs: 60_000,
+        // The budget's wait is held until the test lets it go.
+        sleep: (_ms: number) => new Promise<void>((resolve) => waits.push(resolve)),
+      },
+    });
+    await pool.get("t2").getAccessToken();
+    spent = true;
+    const waiting = pool.get("t1").getAccessToken();
+    await vi.waitFor(() => expect(waits).toHaveLength(1), { interval: 1 });
+    clock.advance(301_000);
+    // t2 needs a refresh, not an exchange: it takes the slot t1 does not hold while it waits.
+    expect(await pool.get("t2").getAccessToken()).toMatch(/^ey/);
+    spent = false;
+    waits.shift()?.();
+    expect(await waiting).toMatch(/^ey/);
+  });
+
   it("a renewal given up while it waits for a slot leaves the line without a token call", async () => {
     let calls = 0;
     let open = () => {};
