@@ -59,8 +59,10 @@ describe("--timeout", () => {
     const { code, stdout, stderr } = await cli(["accounts", "--timeout", "1"]);
     expect(code).toBe(1);
     expect(stdout).toBe("");
+    // On a machine busy enough that starting the command takes the whole second, the deadline passes
+    // before the request is sent: then the command, not the host, is named (seen once at a load of 33).
     expect(stderr).toMatch(
-      /^engage-voice: http:\/\/127\.0\.0\.1:\d+ did not answer within 1 s: .*--timeout SECONDS\n$/,
+      /^engage-voice: (http:\/\/127\.0\.0\.1:\d+ did not answer|accounts did not finish) within 1 s: .*--timeout SECONDS\n$/,
     );
   });
 
