@@ -78,6 +78,31 @@ export function createWorld(scheduler: fc.Scheduler, options: { healthy: boolean
   const host = tokenHost({ now: clock.now, arrival, violation, trace });
   const store = sharedStore({ clock, arrival, trace, random: seeded(options.seed) });
   const callers = new Map<string, Caller>();
+  // One exchange budget for every process, as redisExchangeBudget is: a sliding minute on the world's
+  // clock, each take a command the scheduler delivers.
+  const budgetTimes: number[] = [];
+  let blockedUntil = 0;
+  const exchangeBudget = {
+    async take() {
+      await arrival("budget take");
+      const now = clock.now();
+      while (budgetTimes.length > 0 && (budgetTimes[0] as number) <= now - 60_000) {
+        budgetTimes.shift();
+      }
+      const wait = Math.max(
+        blockedUntil - now,
+        budgetTimes.length >= 8 ? (budgetTimes[0] as number) + 60_000 - now : 0,
+        0,
+      );
+      if (wait === 0) {
+        budgetTimes.push(now);
+      }
+      return wait;
+    },
+    blockFor(ms: number) {
+      blockedUntil = Math.max(blockedUntil, clock.now() + ms);
+    },
+  };
   let serial = 0;
   const slots: Process[] = [];
   // What a dead process waits for: nothing ever answers it, until the run ends and lets it all go
@@ -129,6 +154,8 @@ export function createWorld(scheduler: fc.Scheduler, options: { healthy: boolean
       store: (tenant) => store.storeFor(tenant, proc),
       maxTenants: 2,
       idleMs: 30_000,
+      renewalsAtOnce: 1,
+      exchangeBudget,
       manager: {
         baseUrl: BASE,
         fetch: fetchOf(proc),
