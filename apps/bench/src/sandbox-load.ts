@@ -10,6 +10,7 @@ import { once } from "node:events";
 import { parseArgs } from "node:util";
 import { startPrism } from "@engage-voice/test-kit/servers";
 import autocannon from "autocannon";
+import { median } from "./spread.ts";
 import { ACCOUNTS_PATH } from "./stub.ts";
 
 /** The servers loaded, in the order of the table. */
@@ -39,14 +40,6 @@ interface SandboxLoad {
   rounds: number;
   rows: SandboxLoadRow[];
 }
-
-const median = (xs: readonly number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 const spread = (xs: readonly number[], digits = 0) =>
   `${median(xs).toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })} [${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}]`;

@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, freemem, loadavg, release, totalmem } from "node:os";
 import { NAMES, OURS } from "./peers.ts";
+import { median, spread } from "./spread.ts";
 import { type TenantsResult, tenantsSection } from "./tenants/report.ts";
 
 interface Task {
@@ -38,14 +39,6 @@ const LEAST_ROUNDS_FOR_A_VERDICT = 3;
 const rounds = Math.min(...tests.map((test) => test.benchmarks?.length ?? 0));
 const full = rounds >= LEAST_ROUNDS_FOR_A_VERDICT && tenants.note === undefined;
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
-/** median [lowest–highest] over the rounds. */
-const spread = (xs: number[], format: (x: number) => string) =>
-  `${format(median(xs))} [${format(Math.min(...xs))}–${format(Math.max(...xs))}]`;
 const time = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms.toFixed(2)} ms`);
 const ratio = (x: number) => `${x.toFixed(2)}×`;
 

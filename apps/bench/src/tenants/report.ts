@@ -1,5 +1,7 @@
 // The figures of the many-tenants benchmark as main.ts stores them (results/tenants.json) and as
 // Markdown: main.ts prints the section, src/write-benchmarks.ts puts it into BENCHMARKS.md.
+
+import { spread } from "../spread.ts";
 import type { OnWire } from "./protocol.ts";
 
 /** Waits in ms over every caller of a phase: nearest-rank percentiles of the sorted waits. */
@@ -96,14 +98,8 @@ const ms = (x: number) => (x < 10 ? `${x.toFixed(1)} ms` : `${int(x)} ms`);
 const pct = (part: number, whole: number) => (whole === 0 ? "0 %" : `${((100 * part) / whole).toFixed(1)} %`);
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(2)} KiB`;
 const sum = (record: Record<string, number>) => Object.values(record).reduce((a, b) => a + b, 0);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 /** median [lowest–highest] over the workers. */
-const overWorkers = (xs: number[], format: (x: number) => string) =>
-  `${format(median(xs))} [${format(Math.min(...xs))}–${format(Math.max(...xs))}]`;
+const overWorkers = spread;
 const errors = (record: Record<string, number>, of?: number) => {
   const total = sum(record);
   const codes = Object.entries(record).map(([code, n]) => `${code} ${int(n)}`);
