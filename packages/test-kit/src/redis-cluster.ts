@@ -34,12 +34,6 @@ async function clusterInfo(port: number): Promise<string> {
   return stdout;
 }
 
-/** A node's view of the cluster: `CLUSTER NODES` through redis-cli, one line a node. */
-async function clusterNodes(port: number): Promise<string[]> {
-  const { stdout } = await run(REDIS_CLI, ["-h", "127.0.0.1", "-p", String(port), "cluster", "nodes"]);
-  return stdout.trim().split("\n");
-}
-
 const cli = async (port: number, ...args: string[]) =>
   (await run(REDIS_CLI, ["-h", "127.0.0.1", "-p", String(port), ...args])).stdout.trim();
 
@@ -123,10 +117,24 @@ export async function startRedisCluster({
     }
     return node;
   };
-  const alive = () => nodes.find((node) => node.child.exitCode === null && node.child.signalCode === null);
+  /** Asks the first node that answers: a node just killed may not have been seen exiting yet. */
+  const ask = async (...args: string[]) => {
+    let last: unknown;
+    for (const node of nodes) {
+      if (node.child.killed || node.child.exitCode !== null || node.child.signalCode !== null) {
+        continue;
+      }
+      try {
+        return await cli(node.port, ...args);
+      } catch (error) {
+        last = error;
+      }
+    }
+    throw last ?? new Error("no node of this cluster answers");
+  };
   /** `id port role master-id` of each node, as a node still running sees them. */
   const view = async () =>
-    (await clusterNodes((alive() as RunningRedis).port)).map((line) => {
+    (await ask("cluster", "nodes")).split("\n").map((line) => {
       const [id, address, flags, master] = line.split(" ");
       return { id, port: address?.split(":")[1]?.split("@")[0], flags: flags ?? "", master };
     });
@@ -135,8 +143,8 @@ export async function startRedisCluster({
     urls: nodes.map((node) => node.url),
     stop,
     async masterOf(key) {
-      const slot = await cli((alive() as RunningRedis).port, "cluster", "keyslot", key);
-      const shards = await cli((alive() as RunningRedis).port, "cluster", "slots");
+      const slot = await ask("cluster", "keyslot", key);
+      const shards = await ask("cluster", "slots");
       // redis-cli prints each range as: start, end, then the master's host, port and id.
       const lines = shards.split("\n");
       for (let i = 0; i + 3 < lines.length; i++) {
