@@ -18,12 +18,12 @@ interface Entry {
 }
 
 const entries: Entry[] = [
-  { name: "@engage-voice/client", path: "size/client.js", limits: [18_760, 7_460] },
+  { name: "@engage-voice/client", path: "size/client.js", limits: [20_270, 8_030] },
   { name: "@engage-voice/auth", path: "size/auth.js", limits: [57_400, 20_820] },
   {
     name: "@engage-voice/client + @engage-voice/auth",
     path: "size/client-auth.js",
-    limits: [57_920, 21_030],
+    limits: [59_520, 21_600],
   },
   {
     name: "an app's imports: createClient + createTokenManager",

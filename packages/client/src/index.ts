@@ -31,6 +31,19 @@ export { type Operation, operation } from "./operation.js";
 export { ClientOptionsError, callLimits } from "./options.js";
 export { pathTemplateOf, printablePath } from "./path-templates.js";
 export { retryAfterMs } from "./retry-after.js";
+export {
+  ApiResponseError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  type DataOf,
+  errorOf,
+  NotFoundError,
+  orThrow,
+  PermissionDeniedError,
+  RateLimitError,
+  ServerError,
+} from "./throwing.js";
 
 type Schemas = components["schemas"];
 
