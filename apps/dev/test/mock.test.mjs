@@ -1,7 +1,8 @@
 // `pnpm mock` (src/mock.mjs): refuses a busy port in one line, and does not mislead a token
 // manager: against the mock, it makes one exchange and no refresh. Needs `pnpm build` first.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { createServer } from "node:net";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -50,6 +51,33 @@ test("a busy port is one line on stderr and exit code 1, before Prism starts", a
   } finally {
     holder.close();
   }
+});
+
+test("starts without an error line: its readiness probe is a preflight Prism answers before routing", async () => {
+  const port = await freePort();
+  const child = spawn(process.execPath, [mock], {
+    env: { ...process.env, PORT: String(port), FORCE_COLOR: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const ready = new Promise((resolve, reject) => {
+    const read = (chunk) => {
+      output += chunk;
+      if (output.includes("Prism mock of both hosts")) {
+        resolve();
+      }
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    child.on("exit", () => reject(new Error(`pnpm mock exited before it was ready:\n${output}`)));
+  });
+  try {
+    await ready;
+  } finally {
+    child.kill("SIGTERM");
+    await once(child, "exit");
+  }
+  assert.doesNotMatch(output, /NO_PATH_MATCHED_ERROR|✖|\berror\b/i, output);
 });
 
 test("a PORT that is not a port is a usage error", async () => {

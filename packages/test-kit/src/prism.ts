@@ -45,7 +45,13 @@ async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: numbe
       throw new ExitedEarly(`Prism exited with code ${child.exitCode} before it was ready`);
     }
     try {
-      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      // A CORS preflight: Prism answers it before routing, so the probe prints no error line (a GET
+      // of `/`, a path of no operation, printed NO_PATH_MATCHED_ERROR at every `pnpm mock`).
+      await fetch(url, {
+        method: "OPTIONS",
+        headers: { Origin: "http://127.0.0.1", "Access-Control-Request-Method": "GET" },
+        signal: AbortSignal.timeout(1000),
+      });
       return;
     } catch {
       await new Promise((r) => setTimeout(r, 150));
