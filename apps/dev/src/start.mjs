@@ -5,7 +5,7 @@
 
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { fillReference, fillSandbox } from "@engage-voice/docs/scripts/sandbox-page.mjs";
+import { fillMarkdown, fillReference, fillSandbox } from "@engage-voice/docs/scripts/sandbox-page.mjs";
 import { describeSandbox, startSandbox } from "@engage-voice/sandbox";
 import { chosenPort, stopOnSignals } from "@engage-voice/test-kit/processes";
 import { portInUse, serveStatic, startPrism } from "@engage-voice/test-kit/servers";
@@ -23,8 +23,16 @@ const stops = stopOnSignals();
  * free port picked here could be taken by another program before the server binds it, and Prism's
  * readiness probe would then ask that program (seen with two CI runs side by side).
  */
+const taken = [];
 async function port(preferred) {
-  return ephemeral || (await portInUse(preferred)) ? 0 : preferred;
+  if (ephemeral) {
+    return 0;
+  }
+  if (await portInUse(preferred)) {
+    taken.push(preferred);
+    return 0;
+  }
+  return preferred;
 }
 
 const sandbox = await startSandbox({ mainPort: await port(4020), legacyPort: await port(4021) });
@@ -45,6 +53,9 @@ const docs = await serveStatic(docsDist, {
     if (FILLED.has(pathname)) {
       return fillSandbox(body.toString("utf8"), sandbox, { mockUrl: prism.url });
     }
+    if (pathname === "/llms.txt" || (pathname.startsWith("/operations/") && pathname.endsWith(".md"))) {
+      return fillMarkdown(body.toString("utf8"), sandbox, hosts);
+    }
     return pathname === "/reference.html" ? fillReference(body.toString("utf8"), sandbox, hosts) : body;
   },
 });
@@ -64,5 +75,10 @@ Prism mock             ${prism.url}  (both hosts, stateless, answers from the do
 Use the sandbox to develop against behaviour (tokens expire, refresh tokens rotate, permanent tokens
 disappear after a delete); use the mock to check requests against the contract.
 Ctrl-C stops everything.`);
+if (taken.length > 0) {
+  console.log(
+    `\nThe usual port${taken.length === 1 ? "" : "s"} ${taken.join(", ")} ${taken.length === 1 ? "was" : "were"} in use (another pnpm start?): free ones were taken instead, as printed above.`,
+  );
+}
 
 stops.ready();

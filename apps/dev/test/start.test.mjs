@@ -97,10 +97,49 @@ test("llms.txt and the Markdown page of each operation it links are served", asy
     Object.values(item).flatMap((operation) => operation.operationId ?? []),
   );
   assert.deepEqual(links.sort(), operationIds.map((id) => `operations/${id}.md`).sort());
+  const production = spec.servers.map((server) => server.url);
   for (const link of links) {
     const page = await fetch(`${url("For assistants")}/${link}`);
     assert.equal(page.status, 200, link);
     assert.equal(page.headers.get("content-type"), "text/markdown; charset=utf-8");
+    // As every other page served beside the sandbox: its hosts, not production's.
+    const text = await page.text();
+    for (const host of production) {
+      assert.ok(!text.includes(host), `${link} names ${host}`);
+    }
+    assert.ok(
+      text.includes(url("\\{base_url\\}")) || text.includes(url("\\{legacy_base_url\\}")),
+      `${link} names neither sandbox host`,
+    );
+  }
+});
+
+test("a pnpm start whose usual ports are taken says which, and takes free ones", async () => {
+  // The usual ports held here (or already held by someone else): none is left to take.
+  const holders = [];
+  for (const port of [4020, 4021, 4010, 8080]) {
+    const holder = createServer();
+    const held = await new Promise((resolve) => {
+      holder.once("error", () => resolve(false));
+      holder.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (held) {
+      holders.push(holder);
+    }
+  }
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "DOCS_PORT"));
+  const second = startProcess(process.execPath, [startScript], { env });
+  try {
+    await second.waitForOutput(/were in use/, 60_000);
+    assert.match(
+      second.output.stdout + second.output.stderr,
+      /The usual ports 4020, 4021, 4010, 8080 were in use \(another pnpm start\?\): free ones were taken instead/,
+    );
+  } finally {
+    await second.stop("SIGTERM", 15_000);
+    for (const holder of holders) {
+      holder.close();
+    }
   }
 });
 

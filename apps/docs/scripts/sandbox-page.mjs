@@ -56,3 +56,15 @@ export function fillReference(html, { mainUrl, legacyUrl }, hosts) {
   }
   return filled;
 }
+
+/**
+ * A Markdown page for assistants (`llms.txt`, `operations/*.md`) with the production hosts replaced by
+ * the sandbox's, as every other page served beside the sandbox shows them.
+ */
+export function fillMarkdown(text, { mainUrl, legacyUrl }, hosts) {
+  const replacements = [
+    ...hosts.main.map((url) => [url, mainUrl]),
+    ...hosts.legacy.map((url) => [url, legacyUrl]),
+  ];
+  return replacements.reduce((filled, [from, to]) => filled.replaceAll(from, to), text);
+}
