@@ -115,6 +115,9 @@ describe.each(topologies)("redisStore on %s", (_, open) => {
     const holder = redisStore({ client: await connect(), tenant });
     const waiting = await connect();
     let tries = 0;
+    let heard = 0;
+    /** The releases heard before each try. */
+    const heardBeforeTry: number[] = [];
     let tried: () => void = () => {};
     const firstTry = new Promise<void>((resolve) => {
       tried = resolve;
@@ -126,6 +129,7 @@ describe.each(topologies)("redisStore on %s", (_, open) => {
         const reply = await waiting.set(key, value, options);
         if (options?.condition === "NX") {
           tries++;
+          heardBeforeTry.push(heard);
           tried();
         }
         return reply;
@@ -138,7 +142,21 @@ describe.each(topologies)("redisStore on %s", (_, open) => {
     if (subscriber) {
       opened.push(subscriber as unknown as Connection);
     }
-    const waiter = redisStore({ client: counting, tenant, ...(subscriber ? { subscriber } : {}) });
+    // With a subscriber the waiter sleeps up to a quarter of its lock's TTL between tries when it hears
+    // no release: a TTL of 20 s makes that 5 s, far past the second this test holds on, so only the
+    // release (not a busy machine's slow second) can end the waiter's pause.
+    const listening: RedisSubscriber | undefined = subscriber && {
+      subscribe: (channel, listener) =>
+        subscriber.subscribe(channel, (message, from) => {
+          heard++;
+          listener(message, from);
+        }),
+    };
+    const waiter = redisStore({
+      client: counting,
+      tenant,
+      ...(listening ? { subscriber: listening, lockTtlMs: 20_000 } : {}),
+    });
     let letGo: () => void = () => {};
     let entered: () => void = () => {};
     const inside = new Promise<void>((resolve) => {
@@ -160,7 +178,9 @@ describe.each(topologies)("redisStore on %s", (_, open) => {
     await held;
     expect(await waited).toBe("the waiter ran");
     if (subscribed) {
+      // Its second try followed the release it heard, not the end of its pause.
       expect(tries).toBe(2);
+      expect(heardBeforeTry).toEqual([0, 1]);
     } else {
       expect(tries).toBeGreaterThan(2);
     }
