@@ -236,10 +236,7 @@ export function lockingStore(store: TokenStore, logger: Logger) {
         );
       });
     },
-    /**
-     * Runs a renewal under the store's lock. A lock lost before a token call (nothing was sent) is
-     * taken again once, and the store read again: the successor's set is most likely there by then.
-     */
+    /** Runs a renewal under the store's lock (`underLock`, above). */
     underLock: (run: (hold?: LockHold) => Promise<TokenSet>) => underLock(store, logger, run),
   };
 }

@@ -90,13 +90,6 @@ const poolOptionNames: (keyof TenantPoolOptions)[] = [
   "onEvent",
 ];
 
-/**
- * Token managers for many tenants in one process: one per tenant, made on first use from the
- * per-tenant functions, let go when idle past `idleMs` or beyond `maxTenants` (never while it
- * renews: a rotated refresh token must reach its store). No timer: idle managers are let go when the
- * pool next hands one out. One tenant's failures (a revoked parent token, its own rate limit) stay
- * its own.
- */
 /** The pool's options, checked once: the shared manager options read on a template. */
 function readPoolOptions(options: TenantPoolOptions) {
   const given = optionsOf(options, "createTenantPool()", true);
@@ -130,6 +123,13 @@ function readPoolOptions(options: TenantPoolOptions) {
   };
 }
 
+/**
+ * Token managers for many tenants in one process: one per tenant, made on first use from the
+ * per-tenant functions, let go when idle past `idleMs` or beyond `maxTenants` (never while it
+ * renews: a rotated refresh token must reach its store). No timer: idle managers are let go when the
+ * pool next hands one out. One tenant's failures (a revoked parent token, its own rate limit) stay
+ * its own.
+ */
 export function createTenantPool(options: TenantPoolOptions): TenantPool {
   const { parentTokenOf, storeOf, mainAccountOf, onEvent, template, maxTenants, idleMs, budget, slots } =
     readPoolOptions(options);

@@ -65,7 +65,7 @@ function afterFailure(
 ): number {
   const { logger, clock, policy } = deps;
   const { gen, need, signal, attempt } = failed;
-  // A spent shared budget is waited for outside the lock (token-cycler.ts), and is no failure yet.
+  // A spent shared budget is waited for outside the lock (renewalOf, below), and is no failure yet.
   if (error instanceof BudgetSpent) {
     throw error;
   }

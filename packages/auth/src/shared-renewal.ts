@@ -23,16 +23,14 @@ interface Running {
 }
 
 export interface SharedRenewalDeps {
-  /**
-   * One renewal for `need`, prepared when it starts (what it renews, a generation, is decided then);
-   * `signal` aborts once it is given up.
-   */
-  prepare: (need: Need, signal: AbortSignal) => () => Promise<TokenSet>;
+  /** One renewal for `need`; `signal` aborts once it is given up. */
+  run: (need: Need, signal: AbortSignal) => Promise<TokenSet>;
   clock: Clock;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   emit: (event: CyclerEvent) => void;
-  /** Throws `closed` when no renewal may start; whether close() has resolved. */
+  /** Throws `closed` when no renewal may start (close() was called). */
   refuseIfClosed: () => void;
+  /** Whether close() has resolved. */
   closed: () => boolean;
   closedError: () => Error;
 }
@@ -51,13 +49,11 @@ export function sharedRenewal(deps: SharedRenewalDeps) {
     }
     const controller = new AbortController();
     const started: Running = {
-      promise: deps
-        .prepare(need, controller.signal)()
-        .finally(() => {
-          if (running === started) {
-            running = undefined;
-          }
-        }),
+      promise: deps.run(need, controller.signal).finally(() => {
+        if (running === started) {
+          running = undefined;
+        }
+      }),
       controller,
       waiters: 0,
       abandonable: false,

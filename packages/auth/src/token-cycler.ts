@@ -37,7 +37,7 @@ export interface CyclerDeps extends RenewalDeps {
  *   what is left: nothing is sent after it resolves.
  *
  * The session's state is explicit: what it holds and whose it is (session.ts), whether a renewal runs
- * (`running`), whether it is open (`phase`), and the backoff of failed renewals (backoff.ts).
+ * (shared-renewal.ts), whether it is open (`phase`), and the backoff of failed renewals (backoff.ts).
  */
 export function createTokenCycler(deps: CyclerDeps) {
   const { logger, clock, policy, tenant } = deps;
@@ -61,19 +61,19 @@ export function createTokenCycler(deps: CyclerDeps) {
       `The token manager of tenant "${tenant}" was closed: it makes no more calls (create a new one)`,
     );
 
+  /** Once close() is called, no new work: no renewal starts and nothing is sent. */
+  const refuseIfClosed = () => {
+    if (phase !== "open") {
+      throw closedError();
+    }
+  };
   const shared = sharedRenewal({
-    prepare: (need, signal) => {
-      const gen = session.generation();
-      return () => renewal(gen, need, signal);
-    },
+    // The generation is read when the renewal starts: a logout() after it discards what it brings.
+    run: (need, signal) => renewal(session.generation(), need, signal),
     clock,
     sleep: deps.sleep,
     emit,
-    refuseIfClosed: () => {
-      if (phase !== "open") {
-        throw closedError();
-      }
-    },
+    refuseIfClosed,
     closed: () => phase === "closed",
     closedError,
   });
@@ -81,9 +81,7 @@ export function createTokenCycler(deps: CyclerDeps) {
   /** The current token when it may still be sent (starting a renewal in its window), without waiting. */
   function servableToken(): string | undefined {
     // Every path that sends (client(), fetch, the middleware) asks here first: a closed session sends nothing.
-    if (phase !== "open") {
-      throw closedError();
-    }
+    refuseIfClosed();
     const current = session.held();
     const now = clock.now();
     if (!current || !policy.isServable(current, now)) {
