@@ -3,6 +3,7 @@
 // after each step `check` states what must always hold. Nothing here decides what the SDK does: it
 // only delivers requests, moves time, injects faults and watches.
 import type fc from "fast-check";
+import { exchangeBudget } from "../../src/exchange-limiter.js";
 import { createTenantPool, type TenantPool, type TokenManager } from "../../src/index.js";
 import { settle, simClock } from "./clock.js";
 import { type Sender, type StoreFault, sharedStore } from "./shared-store.js";
@@ -78,30 +79,15 @@ export function createWorld(scheduler: fc.Scheduler, options: { healthy: boolean
   const host = tokenHost({ now: clock.now, arrival, violation, trace });
   const store = sharedStore({ clock, arrival, trace, random: seeded(options.seed) });
   const callers = new Map<string, Caller>();
-  // One exchange budget for every process, as redisExchangeBudget is: a sliding minute on the world's
-  // clock, each take a command the scheduler delivers.
-  const budgetTimes: number[] = [];
-  let blockedUntil = 0;
-  const exchangeBudget = {
-    async take() {
+  // One exchange budget for every process, as redisExchangeBudget is: the real sliding minute on the
+  // world's clock, each take a command the scheduler delivers.
+  const budget = exchangeBudget(8, clock);
+  const sharedBudget = {
+    take: async () => {
       await arrival("budget take");
-      const now = clock.now();
-      while (budgetTimes.length > 0 && (budgetTimes[0] as number) <= now - 60_000) {
-        budgetTimes.shift();
-      }
-      const wait = Math.max(
-        blockedUntil - now,
-        budgetTimes.length >= 8 ? (budgetTimes[0] as number) + 60_000 - now : 0,
-        0,
-      );
-      if (wait === 0) {
-        budgetTimes.push(now);
-      }
-      return wait;
+      return budget.take();
     },
-    blockFor(ms: number) {
-      blockedUntil = Math.max(blockedUntil, clock.now() + ms);
-    },
+    blockFor: (ms: number) => budget.blockFor(ms),
   };
   let serial = 0;
   const slots: Process[] = [];
@@ -155,7 +141,7 @@ export function createWorld(scheduler: fc.Scheduler, options: { healthy: boolean
       maxTenants: 2,
       idleMs: 30_000,
       renewalsAtOnce: 1,
-      exchangeBudget,
+      exchangeBudget: sharedBudget,
       manager: {
         baseUrl: BASE,
         fetch: fetchOf(proc),
