@@ -20,7 +20,7 @@ import {
 } from "./options.js";
 import { globalFetch } from "./requests.js";
 import type { TokenStore } from "./store.js";
-import { requireTenant } from "./tenant.js";
+import { kindOf, requireTenant } from "./tenant.js";
 import type { CyclerEvent } from "./token-cycler.js";
 import type { TokenSet } from "./tokens.js";
 import type { Clock, FetchLike, Logger } from "./types.js";
@@ -206,7 +206,7 @@ function optionalAccount(value: unknown): string | undefined {
   if (typeof value !== "string" || value === "" || value.length > 100) {
     throw invalid(
       VERBOSE
-        ? `mainAccountId must be the main account id this tenant's session is for (a string, such as "99990000"); got ${typeof value === "string" ? `"${value.slice(0, 100)}"` : String(typeof value)}`
+        ? `mainAccountId must be the main account id this tenant's session is for (a string of 1 to 100 characters, such as "99990000"); got ${kindOf(value)}`
         : "mainAccountId",
     );
   }

@@ -7,15 +7,19 @@ import { EngageVoiceAuthError, VERBOSE } from "./errors.js";
 export const TENANT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 /**
- * What was given instead of a tenant id, said without quoting it: a string in the wrong place may be a
- * pasted credential.
+ * What a refused value was, said without quoting it: a string in the wrong place may be a pasted
+ * credential. Its type, or a string's length.
  */
-const gotten = (value: unknown) =>
+export const kindOf = (value: unknown) =>
   typeof value === "string"
-    ? `a string of ${value.length} character${value.length === 1 ? "" : "s"}${value === "" ? "" : /[^A-Za-z0-9._-]/.test(value) ? " with a character outside that set" : value.length > 100 ? "" : " that does not start with a letter or digit"}`
+    ? `a string of ${value.length} character${value.length === 1 ? "" : "s"}`
     : value === null
       ? "null"
       : typeof value;
+
+/** What was given instead of a tenant id: its kind, and which part of the rule a string breaks. */
+const gotten = (value: unknown) =>
+  `${kindOf(value)}${typeof value !== "string" || value === "" ? "" : /[^A-Za-z0-9._-]/.test(value) ? " with a character outside that set" : value.length > 100 ? "" : " that does not start with a letter or digit"}`;
 
 /** The tenant id when it is one, or a typed error that says what a tenant id may hold. */
 export function requireTenant(value: unknown, name = "tenant"): string {

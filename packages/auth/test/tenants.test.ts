@@ -252,6 +252,18 @@ describe("one tenant id given to two customers' credentials", () => {
     expect(() => createTokenManager({ rcAccessToken: "rc", mainAccountId: 99 as never })).toThrow(
       /mainAccountId must be the main account id .*got number/,
     );
+    // A string in the wrong place may be a pasted credential: described, never quoted.
+    const pasted = `${"x".repeat(100)}-secret-9f2c`;
+    const refused = (() => {
+      try {
+        createTokenManager({ rcAccessToken: "rc", mainAccountId: pasted });
+      } catch (error) {
+        return String((error as Error).message);
+      }
+      return "";
+    })();
+    expect(refused).toMatch(/got a string of 112 characters/);
+    expect(refused).not.toContain("secret-9f2c");
     expect(() => createTenantPool({ rcAccessToken: () => "rc", mainAccountId: "222" as never })).toThrow(
       /mainAccountId/,
     );
