@@ -9,7 +9,7 @@ import {
   redisStoreLimits,
   STORED_SET_MAX_BYTES,
 } from "../src/index.js";
-import { connect, freshTenant } from "./helpers.js";
+import { connect, freshTenant, type Redis } from "./helpers.js";
 
 /** What a manager hands to `set`: a token set that prints itself redacted, like TokenSet does. */
 const sample = (n: number): TokenSet =>
@@ -251,19 +251,20 @@ describe("redisStore", () => {
 });
 
 describe("close()", () => {
+  /** How many connections are subscribed to `channel` (PUBSUB NUMSUB). */
+  const subscribersOf = async (redis: Redis, channel: string) =>
+    Number((await redis.sendCommand(["PUBSUB", "NUMSUB", channel]))?.[1 as never] ?? 0);
+
   it("takes the store's listener off a shared subscriber, so a pool that lets tenants go leaves none", async () => {
     const redis = await connect();
     const subscriber = await redis.duplicate().connect();
     try {
-      const { tenant } = freshTenant();
+      const { tenant, released } = freshTenant();
       const store = redisStore({ client: redis, tenant, subscriber });
       await store.lock?.(async () => undefined); // the first renewal subscribes
-      const channel = `${redisStoreDefaults.prefix}:{${tenant}}:released`;
-      const listeners = async () =>
-        Number((await redis.sendCommand(["PUBSUB", "NUMSUB", channel]))?.[1 as never] ?? 0);
-      expect(await listeners()).toBe(1);
+      expect(await subscribersOf(redis, released)).toBe(1);
       await store.close?.();
-      expect(await listeners()).toBe(0);
+      expect(await subscribersOf(redis, released)).toBe(0);
       await store.close?.(); // twice is harmless
     } finally {
       await subscriber.close();
@@ -274,18 +275,15 @@ describe("close()", () => {
     const redis = await connect();
     const subscriber = await redis.duplicate().connect();
     try {
-      const { tenant } = freshTenant();
+      const { tenant, released } = freshTenant();
       const first = redisStore({ client: redis, tenant, subscriber });
       const second = redisStore({ client: redis, tenant, subscriber });
       await first.lock?.(async () => undefined);
       await second.lock?.(async () => undefined);
-      const channel = `${redisStoreDefaults.prefix}:{${tenant}}:released`;
-      const listeners = async () =>
-        Number((await redis.sendCommand(["PUBSUB", "NUMSUB", channel]))?.[1 as never] ?? 0);
       await first.close?.();
-      expect(await listeners()).toBe(1);
+      expect(await subscribersOf(redis, released)).toBe(1);
       await second.close?.();
-      expect(await listeners()).toBe(0);
+      expect(await subscribersOf(redis, released)).toBe(0);
     } finally {
       await subscriber.close();
     }
