@@ -9,4 +9,4 @@ export { FIRST_WAIT_MS, LAST_WAIT_MS, type Lease, type LeaseTiming, withLease } 
 export { integer, invalid as invalidOptions, optionsOf, refuseUnknown, requireText } from "./options.js";
 export type { LockHold, TokenStore } from "./store.js";
 export { requireTenant, TENANT_PATTERN } from "./tenant.js";
-export { fromStored, MAX_SEQUENCE, type TokenSet } from "./tokens.js";
+export { fromStored, MAX_SEQUENCE, sequenceOf, type TokenSet } from "./tokens.js";

@@ -159,6 +159,13 @@ export function toTokenSet(
   return wrap(fields);
 }
 
+/** A stored `sequence` as every reader takes it: a whole number from 0 to `MAX_SEQUENCE`, else 0. */
+export function sequenceOf(value: unknown): number {
+  return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= MAX_SEQUENCE
+    ? (value as number)
+    : 0;
+}
+
 /**
  * What a store kept (the fields of a token set, e.g. parsed from JSON), as a token set that prints
  * itself redacted; `undefined` when it is not one. For custom stores' `get`.
@@ -174,13 +181,8 @@ export function fromStored(value: unknown): TokenSet | undefined {
   ) {
     return undefined;
   }
-  const sequence =
-    Number.isSafeInteger(v?.sequence) &&
-    (v?.sequence as number) >= 0 &&
-    (v?.sequence as number) <= MAX_SEQUENCE
-      ? v?.sequence
-      : 0;
-  return wrap({ ...(v as TokenSet), sequence: sequence as number });
+  const sequence = sequenceOf(v?.sequence);
+  return wrap({ ...(v as TokenSet), sequence });
 }
 
 /** The same token set, stamped with the tenant whose credentials obtained it. */

@@ -5,6 +5,7 @@ import {
   MAX_SEQUENCE,
   optionsOf,
   refuseUnknown,
+  sequenceOf,
   storeFailed,
   type TokenSet,
   type TokenStore,
@@ -166,14 +167,6 @@ end
 redis.call("set", KEYS[1], ARGV[1], "PX", ARGV[4])
 return 1`);
 
-/** A set's `sequence` as fromStored() reads it: 0 when it is missing or not a whole number in range. */
-function sequenceOf(tokens: TokenSet): number {
-  const sequence: unknown = (tokens as { sequence?: unknown }).sequence;
-  return Number.isSafeInteger(sequence) && (sequence as number) >= 0 && (sequence as number) <= MAX_SEQUENCE
-    ? (sequence as number)
-    : 0;
-}
-
 /** A store of one tenant's token set: the manager reads its tenant from it. */
 export interface RedisTokenStore extends TokenStore {
   readonly tenant: string;
@@ -229,7 +222,7 @@ export function redisStore(options: RedisStoreOptions): RedisTokenStore {
           keys: [key],
           arguments: [
             JSON.stringify({ ...tokens }),
-            String(sequenceOf(tokens)),
+            String(sequenceOf((tokens as { sequence?: unknown }).sequence)),
             tokens.accessToken,
             String(setTtlMs),
             String(MAX_SEQUENCE),
