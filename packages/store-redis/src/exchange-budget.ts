@@ -36,16 +36,20 @@ export interface RedisExchangeBudgetOptions {
 
 const KNOWN = ["client", "perMinute", "name", "prefix", "commandTimeoutMs", "clock"] as const;
 
+// Both scripts' time: the clock's given in ARGV[1], else the Redis server's (TIME), in ms.
+const NOW = `
+local now = tonumber(ARGV[1])
+if now == nil then
+  local time = redis.call("time")
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end`;
+
 // The window of the last minute's exchanges (a sorted set scored by time) and the time until which a
 // 429 stops them all, under one hash tag so that both are in one slot of a cluster. Returns 0 with a
 // slot taken, or how long to wait. Time is the server's unless a clock's is given (ARGV[1]); the
 // window is the minute and the margin (the service counts from each exchange's arrival).
 const TAKE = script(`
-local now = tonumber(ARGV[1])
-if now == nil then
-  local time = redis.call("time")
-  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
+${NOW}
 local windowMs = tonumber(ARGV[3])
 local blockedUntil = tonumber(redis.call("get", KEYS[2]) or "0") or 0
 if blockedUntil > now then
@@ -62,11 +66,7 @@ return math.max(1, tonumber(oldest[2]) + windowMs - now)`);
 
 // A later Retry-After wins over an earlier one; the key goes once it has passed.
 const BLOCK = script(`
-local now = tonumber(ARGV[1])
-if now == nil then
-  local time = redis.call("time")
-  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
+${NOW}
 local untilMs = now + tonumber(ARGV[2])
 local current = tonumber(redis.call("get", KEYS[1]) or "0") or 0
 if untilMs > current then
