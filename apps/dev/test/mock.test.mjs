@@ -80,6 +80,36 @@ test("starts without an error line: its readiness probe is a preflight Prism ans
   assert.doesNotMatch(output, /NO_PATH_MATCHED_ERROR|✖|\berror\b/i, output);
 });
 
+test("Ctrl-C on `pnpm mock` ends it with status 0 and no ELIFECYCLE line from pnpm", async () => {
+  // A terminal's Ctrl-C reaches its whole foreground group: pnpm, the shell it runs the script in, and
+  // the script. Without `exec`, Debian's sh reports the interrupt as its own status (130) and pnpm
+  // prints "ELIFECYCLE Command failed" after a clean stop.
+  const port = await freePort();
+  const child = spawn("pnpm", ["run", "mock"], {
+    cwd: fileURLToPath(new URL("../../..", import.meta.url)),
+    env: { ...process.env, PORT: String(port), FORCE_COLOR: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let output = "";
+  const exited = once(child, "exit");
+  await new Promise((resolve, reject) => {
+    const read = (chunk) => {
+      output += chunk;
+      if (output.includes("Prism mock of both hosts")) {
+        resolve();
+      }
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    child.on("exit", () => reject(new Error(`pnpm mock exited before it was ready:\n${output}`)));
+  });
+  process.kill(-child.pid, "SIGINT");
+  const [code, signal] = await exited;
+  assert.deepEqual({ code, signal }, { code: 0, signal: null }, output);
+  assert.doesNotMatch(output, /ELIFECYCLE/, output);
+});
+
 test("a PORT that is not a port is a usage error", async () => {
   const error = await run(process.execPath, [mock], {
     env: { ...process.env, PORT: "http" },
