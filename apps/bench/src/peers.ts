@@ -1,7 +1,7 @@
 // The per-call rows: this SDK's paths and peers that carry the same guards (a per-call timeout that
 // aborts, retries of a failed GET, a bearer), each making the same call: GET the account list and
 // read the parsed JSON body. Bare openapi-fetch (no guard) is the reference of the loopback budget.
-import { createTokenManager } from "@engage-voice/auth";
+import { createTenantPool, createTokenManager } from "@engage-voice/auth";
 import { createClient, type paths } from "@engage-voice/client";
 import ky from "ky";
 import { createFetch } from "ofetch";
@@ -23,13 +23,14 @@ export const NAMES = {
   middleware: "client.use(auth.middleware)",
   authFetch: "createClient({ fetch: auth.fetch })",
   authClient: "auth.client()",
+  poolClient: "pool.get(tenant).client() per call",
   ky: "ky",
   ofetch: "ofetch",
   openai: "openai-node client.get()",
 } as const;
 
 /** This SDK's rows: the budget is about these. */
-export const OURS = [NAMES.client, NAMES.middleware, NAMES.authFetch, NAMES.authClient];
+export const OURS = [NAMES.client, NAMES.middleware, NAMES.authFetch, NAMES.authClient, NAMES.poolClient];
 
 export interface Row {
   name: string;
@@ -78,6 +79,12 @@ export async function rows(baseUrl: string, fetch: Fetch): Promise<Row[]> {
   withMiddleware.use((await manager()).middleware);
   const withAuthFetch = createClient({ baseUrl, fetch: (await manager()).fetch });
   const authClient = (await manager()).client();
+  // The pool's documented per-request recipe: the tenant's manager and its client asked for each call.
+  const pool = createTenantPool({
+    rcAccessToken: () => "parent-platform-token",
+    manager: { baseUrl, fetch, logger: {} },
+  });
+  await pool.get("tenant-1").getAccessToken();
   const kyClient = ky.create({
     baseUrl,
     fetch,
@@ -106,6 +113,7 @@ export async function rows(baseUrl: string, fetch: Fetch): Promise<Row[]> {
     { name: NAMES.middleware, call: () => data(withMiddleware.GET(ACCOUNTS_PATH)) },
     { name: NAMES.authFetch, call: () => data(withAuthFetch.GET(ACCOUNTS_PATH)) },
     { name: NAMES.authClient, call: () => data(authClient.GET(ACCOUNTS_PATH)) },
+    { name: NAMES.poolClient, call: () => data(pool.get("tenant-1").client().GET(ACCOUNTS_PATH)) },
     { name: NAMES.ky, call: () => kyClient.get(ACCOUNTS_PATH.slice(1)).json() },
     { name: NAMES.ofetch, call: () => ofetch(ACCOUNTS_PATH) },
     { name: NAMES.openai, call: () => openai.get(ACCOUNTS_PATH) },
