@@ -4,12 +4,13 @@
 // the real sandbox and a real redis-server on 127.0.0.1; the expiry is written into the stored set.
 
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createTokenManager } from "@engage-voice/auth";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { redisNames, redisStore } from "@engage-voice/store-redis";
 import { expectOneRefreshForAllProcesses, expired } from "@engage-voice/test-kit";
 import { createClient } from "redis";
-import { afterAll, beforeAll, inject, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 
 const child = new URL("./fixtures/shared-redis-child.mjs", import.meta.url).pathname;
 const parentToken = "sandbox-rc-token-ada";
@@ -20,6 +21,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sandbox?.stop();
+});
+
+it("runs node-redis 5, the major the store-redis README says these processes hold (its own tests run 6)", () => {
+  const manifest = new URL("../node_modules/redis/package.json", import.meta.url);
+  expect(JSON.parse(readFileSync(manifest, "utf8")).version).toMatch(/^5\./);
 });
 
 it("four processes on one tenant's keys make one refresh across an expiry", { timeout: 90_000 }, async () => {
