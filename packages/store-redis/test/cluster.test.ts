@@ -1,9 +1,8 @@
 // The store's main behaviours on a single redis-server and on a real Redis Cluster of three masters
 // (node-redis's createCluster): one refresh per expiry for many managers, the lock, and a tenant's
 // keys in one slot. Tenants are spread over the cluster's nodes by their hash tags.
-import { createTokenManager } from "@engage-voice/auth";
+
 import { exchangeLimitDefaults } from "@engage-voice/auth/store-kit";
-import { fakeHosts } from "@engage-voice/fake-hosts";
 import { type RunningRedisCluster, startRedisCluster } from "@engage-voice/test-kit/servers";
 import { createClient, createCluster } from "redis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -17,6 +16,7 @@ import {
   redisStoreDefaults,
 } from "../src/index.js";
 import { freshTenant } from "./helpers.js";
+import { sandboxHosts } from "./hosts.js";
 
 /** What the tests need of a connection: the store's commands and a few of their own. */
 type Connection = RedisLike & {
@@ -63,7 +63,7 @@ describe.each(topologies)("redisStore on %s", (_, open) => {
     const redis = await connect();
     await Promise.all(
       tenants.map(async ({ tenant, lock }) => {
-        const { clock, server, managerOn } = fakeHosts(createTokenManager);
+        const { clock, server, managerOn } = sandboxHosts();
         const make = async () => managerOn(redisStore({ client: await connect(), tenant }), PLAIN).auth;
         const initial = await (await make()).getAccessToken();
         clock.advance(301_000);
@@ -71,7 +71,7 @@ describe.each(topologies)("redisStore on %s", (_, open) => {
         const tokens = await Promise.all(managers.map((m) => m.getAccessToken()));
         expect(new Set(tokens).size).toBe(1);
         expect(tokens[0]).not.toBe(initial);
-        expect(server.calls).toMatchObject({ refresh: 1, exchange: 1 });
+        expect(server.counters()).toMatchObject({ refreshes: 1, exchanges: 1 });
         expect(await redis.exists(lock)).toBe(0);
       }),
     );

@@ -1,17 +1,17 @@
 // Token managers of several "processes" (each with its own Redis connection) on one redisStore,
-// against the auth package's fake token server on a fake clock.
-import { createTokenManager, type FetchLike, type TokenStore } from "@engage-voice/auth";
-import { fakeHosts, PARENT_USER } from "@engage-voice/fake-hosts";
+// against the sandbox on a fake clock.
+import type { FetchLike, TokenStore } from "@engage-voice/auth";
 import { describe, expect, it } from "vitest";
 import { redisStore } from "../src/index.js";
 import { connect, freshTenant } from "./helpers.js";
+import { sandboxHosts } from "./hosts.js";
 
 /** The manager's own waits and jitter, as a user's; the tenant the store names. */
 const PLAIN = { sleep: undefined, random: undefined, tenant: undefined };
 
 /** Managers on one Redis key and one fake server: each `make()` is another process's manager. */
 function managersOn(tenant: string, lock: boolean) {
-  const { clock, server, managerOn } = fakeHosts(createTokenManager);
+  const { clock, server, managerOn } = sandboxHosts();
   const make = async () => {
     const store: TokenStore = redisStore({ client: await connect(), tenant });
     const { lock: _lock, ...unlocked } = store;
@@ -26,8 +26,8 @@ describe("redisStore shared by several managers", () => {
     const first = await (await make()).getAccessToken();
     const resumed = await make();
     expect(await resumed.getAccessToken()).toBe(first);
-    expect(resumed.session()?.accountIds).toEqual([PARENT_USER.accountId]);
-    expect(server.calls.exchange).toBe(1);
+    expect(resumed.session()?.accountIds).toEqual([server.parentUser.accountId]);
+    expect(server.counters().exchanges).toBe(1);
   });
 
   it("renew one at a time under the lock: one refresh, everyone gets its token", async () => {
@@ -39,8 +39,8 @@ describe("redisStore shared by several managers", () => {
     const tokens = await Promise.all(managers.map((m) => m.getAccessToken()));
     expect(new Set(tokens).size).toBe(1);
     expect(tokens[0]).not.toBe(initial);
-    expect(server.calls.refresh).toBe(1);
-    expect(server.calls.exchange).toBe(1);
+    expect(server.counters().refreshes).toBe(1);
+    expect(server.counters().exchanges).toBe(1);
     const redis = await connect();
     expect(JSON.parse((await redis.get(key)) ?? "").accessToken).toBe(tokens[0]);
     expect(await redis.exists(lock)).toBe(0);
@@ -48,7 +48,7 @@ describe("redisStore shared by several managers", () => {
 
   it("a manager whose set another process renewed takes the new one with a GET, without the lock", async () => {
     const { tenant } = freshTenant();
-    const { clock, server, managerOn } = fakeHosts(createTokenManager);
+    const { clock, server, managerOn } = sandboxHosts();
     const processes = await Promise.all(
       [0, 1].map(async () => {
         const store = redisStore({ client: await connect(), tenant });
@@ -69,7 +69,7 @@ describe("redisStore shared by several managers", () => {
     const locksBefore = second.counted.locks;
     expect(await second.auth.getAccessToken()).toBe(renewed);
     expect(second.counted.locks).toBe(locksBefore);
-    expect(server.calls.refresh).toBe(1);
+    expect(server.counters().refreshes).toBe(1);
   });
 
   it("without the lock, racing managers spend the same refresh token (why the lock matters)", async () => {
@@ -78,23 +78,24 @@ describe("redisStore shared by several managers", () => {
     clock.advance(301_000);
     const managers = await Promise.all(Array.from({ length: 2 }, make));
     await Promise.all(managers.map((m) => m.getAccessToken()));
-    expect(server.calls.refresh).toBe(2);
-    expect(server.calls.exchange).toBe(2); // the loser's refresh token was spent: it exchanged again
+    // Both presented one refresh token: the loser's was spent, the sandbox revoked the session and
+    // the loser exchanged again.
+    expect(server.counters()).toMatchObject({ refreshes: 1, reusedRefreshTokens: 1, exchanges: 2 });
   });
 
   it("fails with store_failed and makes no token call while someone else holds the lock", async () => {
     const { tenant, lock } = freshTenant();
-    const { server, managerOn } = fakeHosts(createTokenManager);
+    const { server, managerOn } = sandboxHosts();
     const redis = await connect();
     await redis.set(lock, "another-holder", { expiration: { type: "PX", value: 60_000 } });
     const { auth } = managerOn(redisStore({ client: redis, tenant, lockTimeoutMs: 100 }), PLAIN);
     await expect(auth.getAccessToken()).rejects.toMatchObject({ code: "store_failed" });
-    expect(server.calls.exchange).toBe(0);
+    expect(server.counters().exchanges).toBe(0);
   });
 
   it("a holder that lost its lock while frozen cannot overwrite the set its successor stored", async () => {
     const { tenant, tokens: key, lock } = freshTenant();
-    const { clock, server, managerOn } = fakeHosts(createTokenManager);
+    const { clock, server, managerOn } = sandboxHosts();
     const redis = await connect();
     const manager = async (fetch: FetchLike) =>
       managerOn(redisStore({ client: await connect(), tenant }), { ...PLAIN, fetch }).auth;
@@ -124,7 +125,7 @@ describe("redisStore shared by several managers", () => {
     // again, and its set has the same sequence as the frozen holder's.
     const successor = await manager(server.fetch);
     const good = await successor.getAccessToken();
-    expect(server.calls.exchange).toBe(2);
+    expect(server.counters().exchanges).toBe(2);
     thaw();
     expect(await lateToken).not.toBe(good);
     const stored = JSON.parse((await redis.get(key)) ?? "");
@@ -132,7 +133,7 @@ describe("redisStore shared by several managers", () => {
     // The stored refresh token is the successor's, still valid: the next renewal needs no exchange.
     clock.advance(301_000);
     await (await manager(server.fetch)).getAccessToken();
-    expect(server.calls.exchange).toBe(2);
+    expect(server.counters().exchanges).toBe(2);
   });
 
   it("clears the shared set on logout", async () => {
@@ -147,7 +148,7 @@ describe("redisStore shared by several managers", () => {
 
 describe("tenants on one Redis", () => {
   it("never serve each other's sets: a store is made for one tenant, and a copied set is refused", async () => {
-    const { server, managerOn } = fakeHosts(createTokenManager);
+    const { server, managerOn } = sandboxHosts();
     const redis = await connect();
     const a = freshTenant();
     const b = freshTenant();
@@ -161,6 +162,6 @@ describe("tenants on one Redis", () => {
     await redis.set(b.tokens, (await redis.get(a.tokens)) ?? "");
     const globex = managerOn(redisStore({ client: redis, tenant: b.tenant }), PLAIN).auth;
     await expect(globex.getAccessToken()).rejects.toMatchObject({ code: "tenant_mismatch" });
-    expect(server.calls.exchange).toBe(1);
+    expect(server.counters().exchanges).toBe(1);
   });
 });

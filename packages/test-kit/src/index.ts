@@ -12,6 +12,14 @@ export {
   schemaProblems,
 } from "./document.js";
 export {
+  type Endpoint,
+  type Fault,
+  type Handler,
+  type HostileHosts,
+  type HostileOptions,
+  hostile,
+} from "./hostile.js";
+export {
   type Answer,
   bearer,
   call,
@@ -33,6 +41,7 @@ export {
   startLoopbackHost,
   underGarbageCollection,
 } from "./loopback-host.js";
+export { HOSTED_TENANT, type HostedOptions, managersOn } from "./managers.js";
 export { expectOneRefreshForAllProcesses, expired, runTogether } from "./race.js";
 
 declare module "vitest" {
