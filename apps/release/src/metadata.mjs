@@ -3,7 +3,7 @@
 // without its build. The repository is named once, in the root package.json; each package's
 // fields are derived from it and its folder.
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** The repository's web address, from the root manifest's `repository.url` (`git+https://….git`). */
@@ -20,6 +20,29 @@ export function repositoryWeb(rootManifest) {
 /** Whether a manifest ships JavaScript (an export or a bin), so that `engines` means something. */
 function shipsCode(manifest) {
   return manifest.bin !== undefined || /\.c?js"/.test(JSON.stringify(manifest.exports ?? {}));
+}
+
+/** Whether a manifest is a typed library (not data or a command line): bundlers may tree-shake it. */
+function isLibrary(manifest) {
+  return typeof manifest.types === "string";
+}
+
+/** The README's problems: an install line naming the package, and for a library a usage example. */
+function readmeProblems(root, dir, manifest) {
+  const file = join(root, dir, "README.md");
+  if (!existsSync(file)) {
+    return ["README.md is missing (npm shows it on the package's page)"];
+  }
+  const readme = readFileSync(file, "utf8");
+  const problems = [];
+  const install = new RegExp(`(npm install|npm i|pnpm add|yarn add|bun add|npx) [^\\n]*${manifest.name}\\b`);
+  if (!install.test(readme)) {
+    problems.push(`README.md has no install command for ${manifest.name}`);
+  }
+  if (isLibrary(manifest) && !/```(ts|js|typescript)\n[\s\S]*?from "@engage-voice\//.test(readme)) {
+    problems.push("README.md has no usage example (a ts or js block importing the package)");
+  }
+  return problems;
 }
 
 /** Whether git tracks `file` (a path from the repository root). */
@@ -78,6 +101,14 @@ export function metadataProblems({ root, rootManifest, dir, manifest, dependedOn
     existsSync(join(root, dir, "CHANGELOG.md")),
     "CHANGELOG.md is missing (changeset version writes the release notes there)",
   );
+  want(
+    !isLibrary(manifest) || manifest.sideEffects === false,
+    "sideEffects must be false (a library: bundlers drop what is not imported)",
+  );
+  want(existsSync(join(root, dir, "LICENSE")), "LICENSE is missing (npm publishes the package folder's)");
+  for (const problem of readmeProblems(root, dir, manifest)) {
+    want(false, problem);
+  }
   want(
     typeof manifest.scripts?.prepack === "string",
     "scripts.prepack is missing: it must build the package or refuse to pack it unbuilt (scripts/check-packable.mjs)",

@@ -25,7 +25,7 @@ async function workspaceDependencies() {
   return names;
 }
 
-test("every public package has its links, publish settings, engines, keywords, changelog and prepack", async () => {
+test("every public package has its links, publish settings, engines, keywords, changelog, prepack, license and README", async () => {
   const packages = await publicPackages(root);
   assert.ok(packages.length >= 6, "the workspace's public packages were not found");
   const dependedOn = await workspaceDependencies();
@@ -37,15 +37,35 @@ test("every public package has its links, publish settings, engines, keywords, c
 
 test("a package missing a field is reported by name and field", async () => {
   const [{ dir, manifest }] = await publicPackages(root);
-  const { homepage, publishConfig, ...rest } = manifest;
+  const { homepage, publishConfig, sideEffects, ...rest } = manifest;
   const problems = metadataProblems({
     root,
     rootManifest,
     dir,
-    manifest: { ...rest, bin: { x: "./dist/x.js" } },
+    manifest: {
+      ...rest,
+      name: "@engage-voice/unheard-of",
+      types: "./dist/x.d.ts",
+      bin: { x: "./dist/x.js" },
+    },
     dependedOn: true,
   });
-  assert.ok(problems.some((p) => p.includes(manifest.name) && p.includes("homepage must be")));
+  assert.ok(problems.some((p) => p.includes("sideEffects must be false")));
+  assert.ok(
+    problems.some((p) => p.includes("README.md has no install command for @engage-voice/unheard-of")),
+  );
+  assert.ok(problems.some((p) => p.includes("homepage must be")));
   assert.ok(problems.some((p) => p.includes("publishConfig.access")));
   assert.ok(problems.some((p) => p.includes("bin ./dist/x.js must be a file committed")));
+});
+
+test("a library's README without a usage example, and a folder without LICENSE, are reported", () => {
+  const problems = metadataProblems({
+    root,
+    rootManifest,
+    dir: "apps/release",
+    manifest: { name: "@engage-voice/release", types: "./x.d.ts", sideEffects: false },
+  });
+  assert.ok(problems.some((p) => p.includes("LICENSE is missing")));
+  assert.ok(problems.some((p) => p.includes("README.md has no usage example")));
 });
