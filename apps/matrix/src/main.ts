@@ -13,7 +13,6 @@ import { join } from "node:path";
 import { type Cell, formatOutcome, runCells } from "./cell.ts";
 import { browserCell, bundleBrowserConsumer } from "./cells/browser.ts";
 import { cliCell } from "./cells/cli.ts";
-import { contentsCell, dataContentsCell } from "./cells/contents.ts";
 import { attwCell, publintCell } from "./cells/packaging.ts";
 import { readmeCell } from "./cells/readme.ts";
 import { processCell, type SandboxProvider } from "./cells/runtime.ts";
@@ -134,17 +133,15 @@ const denoEnv = () => ({ DENO_DIR: join(work, "deno-cache"), DENO_NO_UPDATE_CHEC
 const inProcess: SandboxProvider = (task) => task(inProcessRun());
 const SANDBOX_APP = /\/@engage-voice\/sandbox\/dist\/app\.js$/;
 
-// Every public package of the workspace gets the packaging cells; the ones that ship code also the
-// ESM/CommonJS/declarations checks. Node-only subpaths a package must export are named here.
-const nodeOnly: Record<string, string[]> = { "@engage-voice/auth": ["./node"] };
+// Every public package of the workspace gets publint (strict, no message of any level) on the tarball
+// npm downloads; the ones that ship typed code also Are the Types Wrong, which proves each entry point
+// resolves code and declarations of the right format under node10, node16 (CJS and ESM) and bundler
+// (an ESM-only package: its profile). What the manifest must say is apps/release's metadata test.
 const publics = await publicPackages();
-// Every public package in one project, as npm installed it: what the contents cells read.
-const everyProject = consumer("every", { packages: publics.map((p) => p.name) });
 const packagingCells = publics.flatMap(({ name, code, esmOnly }) => {
   const label = name.replace("@engage-voice/", "");
   const tarball = () => published().tarball(name);
   return [
-    code ? contentsCell(name, everyProject, nodeOnly[name], esmOnly) : dataContentsCell(name, everyProject),
     publintCell(label, tarball),
     ...(code ? [attwCell(label, tarball, esmOnly ? "esm-only" : "strict")] : []),
   ];
