@@ -46,10 +46,7 @@ export const LEGACY_USER = {
 export interface ServerOptions extends Omit<HostileOptions, "now"> {
   /** Server clock minus local clock: the sandbox's `now` is the fake clock plus this. */
   skewMs?: number;
-  /**
-   * Access token lifetime, whole seconds in the JWT. Below the sandbox's least (1 s), the sandbox
-   * issues 1 s tokens and the hostile layer rewrites their `exp`: a token already expired when issued.
-   */
+  /** Access token lifetime, whole seconds (the sandbox's least is 1: below, the layer rewrites `exp`). */
   lifetimeSeconds?: number;
   /**
    * How `exp` is made whole seconds from the issue time plus the lifetime: `down` is the sandbox's
