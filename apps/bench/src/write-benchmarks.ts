@@ -1,14 +1,15 @@
 // Writes the figures of a `pnpm bench` run into BENCHMARKS.md, between its figures markers: vitest
 // bench's JSON report (results/vitest.json), size-limit's (results/sizes.json) and the many-tenants
-// benchmark's (results/tenants.json, src/tenants/main.ts). Each row is the
-// median over the rounds of a test (src/rounds.ts) of tinybench's median latency, with the lowest and
-// highest round; each ratio is taken within a round, to the row named in the test's meta.
+// step's (results/tenants.json, src/tenants/main.ts). The one writer of the bench's Markdown. Each row
+// of a comparison is the median over the rounds of a test (src/rounds.ts) of tinybench's median
+// latency, with the lowest and highest round; each ratio is taken within a round, to the row named in
+// the test's meta.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, freemem, loadavg, release, totalmem } from "node:os";
 import { NAMES, OURS } from "./peers.ts";
-import { median, spread } from "./spread.ts";
-import { type TenantsResult, tenantsSection } from "./tenants/report.ts";
+import { median, showSpread, spread } from "./spread.ts";
+import type { TenantsResult } from "./tenants/main.ts";
 
 interface Task {
   name: string;
@@ -104,6 +105,84 @@ const sizeTable = [
       `| ${s.name} | ${kB(s.size)} | ${s.sizeLimit === undefined ? "—" : `${kB(s.sizeLimit)}${s.passed ? "" : " **over**"}`} |`,
   ),
 ].join("\n");
+
+const int = (x: number) => Math.round(x).toLocaleString("en-US");
+const sum = (record: Record<string, number>) => Object.values(record).reduce((a, b) => a + b, 0);
+const codes = (record: Record<string, number>) =>
+  Object.keys(record).length === 0
+    ? ""
+    : ` (${Object.entries(record)
+        .map(([k, n]) => `${k} ${int(n)}`)
+        .join(", ")})`;
+
+/** The "Many tenants" section: one row a figure, one column a topology. */
+function tenantsSection({ sizes, bounds, note, topologies }: TenantsResult): string {
+  type Topology = TenantsResult["topologies"][number];
+  const rows: [string, (t: Topology) => string][] = [
+    [
+      `cold start: ${int(sizes.tenants)} tenants' first calls at once in one new pool, Redis empty, until each has a token (one token call each; at most ${bounds.renewalsAtOnce} at once)`,
+      ({ coldStart: c }) =>
+        `**${int(c.ms)} ms**, ${int(c.served)} served; ${int(c.tokenCalls)} token calls (most of one tenant ${c.mostCallsOfATenant}), at most ${c.mostOnWire} at once; rate-limited exchanges ${c.rateLimited}`,
+    ],
+    [
+      "token calls per tenant per expiry (must be 1)",
+      (t) =>
+        `**${(t.expiries === 0 ? 0 : t.callsAfterFirst / t.expiries).toFixed(3)}**: ${int(t.callsAfterFirst)} calls for ${int(t.expiries)} expiries; tenants with an extra call: ${int(t.tenantsWithExtraCalls)}`,
+    ],
+    [
+      "renewals under a tenant's lock per token call (the workers')",
+      (t) => t.renewalsPerTokenCall.toFixed(2),
+    ],
+    [
+      "added wait across an expiry, median [lowest–highest]",
+      ({ expiryWaitMs: w }) => `${showSpread(w, (ms) => `${ms.toFixed(1)} ms`)} over ${int(w.count)} waits`,
+    ],
+    [
+      "caller errors (must be 0)",
+      (t) => `**${int(sum(t.errors))} of ${int(t.requests)} requests**${codes(t.errors)}`,
+    ],
+    [
+      "Redis commands per renewal (INFO commandstats, the scripts' own commands included)",
+      ({ redisCommandsPerRenewal: c }) =>
+        `${sum(c).toFixed(1)} (${Object.entries(c)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 5)
+          .map(([name, n]) => `${name} ${n.toFixed(1)}`)
+          .join(", ")})`,
+    ],
+    [
+      "keys at rest after the steady window, by kind (`marked`: token sets marked in flight)",
+      (t) => `${int(sum(t.keysAtRest) - (t.keysAtRest.marked ?? 0))}${codes(t.keysAtRest)}`,
+    ],
+    [
+      "SIGKILL with a refresh on the wire: token calls on the wire; exchanges again (of tenants with none on the wire)",
+      ({ kill: k }) =>
+        `${k.onWire}, refreshes ${k.refreshesOnWire}; **${k.extraExchanges}** (${k.extraOutsideWire})`,
+    ],
+    [
+      "… locks left, sets marked in flight, a lifetime later (must be 0)",
+      ({ kill: k }) => `**${k.locksLeft}**, **${k.marksLeft}**`,
+    ],
+    [
+      `rolling restart of the ${sizes.workers} workers (SIGTERM: pool.close(), Redis quit): renewals under way, drained; exchanges again (must be 0)`,
+      ({ restart: r }) =>
+        `${r.renewalsAtSigterm}, ${r.drained ? "all drained" : "**not all drained**"}; **${r.extraExchanges}**`,
+    ],
+    [
+      "… locks left, sets marked in flight (must be 0)",
+      ({ restart: r }) => `**${r.locksLeft}**, **${r.marksLeft}**`,
+    ],
+    ["refresh tokens presented twice, all phases (must be 0)", (t) => `**${int(t.reusedRefreshTokens)}**`],
+  ];
+  return [
+    `${int(sizes.tenants)} tenants, ${sizes.workers} worker processes, access tokens living ${sizes["lifetime-ms"] / 1000} s, a steady window of ${sizes.seconds} s, ${int(sizes.rate)} getAccessToken() calls a second per worker (a random tenant each). The pool's bounds, a user's defaults: maxTenants ${int(bounds.maxTenants)}, renewalsAtOnce ${bounds.renewalsAtOnce}, exchangeBudget ${bounds.exchangeBudget}.`,
+    ...(note ? ["", `**${note}**`] : []),
+    "",
+    `| figure | ${topologies.map((t) => t.name).join(" | ")} |`,
+    `|---|${topologies.map(() => "---").join("|")}|`,
+    ...rows.map(([label, cell]) => `| ${label} | ${topologies.map(cell).join(" | ")} |`),
+  ].join("\n");
+}
 
 const git = (...args: string[]) => execFileSync("git", args, { encoding: "utf8" }).trim();
 const dirty = git("status", "--porcelain").length > 0 ? " (the work tree had uncommitted changes)" : "";

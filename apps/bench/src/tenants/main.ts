@@ -1,222 +1,123 @@
-// The many-tenants benchmark, one step of `pnpm bench`: one sandbox with N tenants in this process,
-// W worker processes (worker.ts), each with a tenant pool on one Redis, first a redis-server, then a
-// Redis Cluster of three masters. Each topology runs a ramp, a steady window, a worker SIGKILLed
-// with a refresh on the wire, and a rolling restart, and between them pauses the load to read the
-// sandbox's counters and Redis as they are at rest. Figures to results/tenants.json and stdout.
+// The many-tenants step of `pnpm bench`: one sandbox of N tenants in this process and W worker
+// processes (worker.ts), each a tenant pool on the pool's default bounds with its stores on one Redis:
+// a redis-server, then the test kit's Redis Cluster of three masters. On each: a cold start (one new
+// pool asks for every tenant at once, Redis empty), a ramp, a steady window, a worker SIGKILLed with a
+// refresh on the wire and a rolling restart; between them the load pauses and the sandbox's counters
+// and Redis are read at rest. Writes results/tenants.json and prints it; src/write-benchmarks.ts
+// writes the Markdown of BENCHMARKS.md from it.
 //
-//   node src/tenants/main.ts [--tenants 10000] [--workers 4] [--seconds 45] [--lifetime-ms 15000]
-//                            [--rate 1000] [--redis single,cluster] [--smoke] [--note "why smaller"]
+//   node src/tenants/main.ts [--smoke] [--tenants N] [--workers W] [--seconds S] [--lifetime-ms MS]
+//                            [--rate R] [--redis single,cluster] [--note "why this size"]
 //
-// Every flag has an environment variable for `pnpm bench`: BENCH_TENANTS, BENCH_TENANTS_WORKERS,
-// BENCH_TENANTS_SECONDS, BENCH_TENANTS_LIFETIME_MS, BENCH_TENANTS_RATE, BENCH_TENANTS_REDIS;
-// BENCH_TENANTS_SMOKE=1 is --smoke, BENCH_TENANTS_NOTE the note (printed with the figures).
-import { execFileSync, fork } from "node:child_process";
+// BENCH_TENANTS_SMOKE=1 is --smoke, for `pnpm bench:quick`.
+import { fork } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, cpus, freemem, loadavg, release, tmpdir, totalmem } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { inspect, parseArgs } from "node:util";
+import { poolDefaults } from "@engage-voice/auth";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
 import { redisStoreDefaults } from "@engage-voice/store-redis";
 import { startRedis, startRedisCluster } from "@engage-voice/test-kit/servers";
 import { createClient } from "redis";
+import { spreadOf } from "../spread.ts";
 import {
   emptyStats,
   type FromWorker,
+  merge,
   type OnWire,
   type ToWorker,
   type WorkerConfig,
-  type WorkerStats,
-} from "./protocol.ts";
-import { type TenantsResult, type TopologyFigures, tenantsSection, type Waits } from "./report.ts";
+} from "./shared.ts";
 
-// 10,000 tenants renew at tenants ÷ lifetime a second: a minute's lifetime keeps that near what two
-// cores serve beside the workers' own calls (at 15 s the run measured the machine's backlog instead),
-// and a steady window of three lifetimes sees every tenant expire several times.
-const DEFAULTS = { tenants: 10_000, workers: 4, seconds: 180, lifetimeMs: 60_000, rate: 1_000 };
-// A size that runs in about a minute, for working on the benchmark itself.
-const SMOKE = { tenants: 200, workers: 4, seconds: 8, lifetimeMs: 4_000, rate: 300 };
-const PREFIX = redisStoreDefaults.prefix;
-const LOCK_TTL_MS = redisStoreDefaults.lockTtlMs;
+// The full run: 10,000 tenants renew at tenants ÷ lifetime a second, and a minute's lifetime keeps
+// that near what two cores serve beside the workers' own calls; a steady window of three lifetimes
+// sees every tenant expire several times. The smoke run takes about a minute a topology. The least:
+// two workers (one is killed), a second's lifetime (the sandbox's JWT times are whole seconds).
+const SIZES = {
+  full: { tenants: 10_000, workers: 4, seconds: 180, "lifetime-ms": 60_000, rate: 1_000 },
+  smoke: { tenants: 200, workers: 4, seconds: 8, "lifetime-ms": 4_000, rate: 300 },
+  least: { tenants: 1, workers: 2, seconds: 1, "lifetime-ms": 1_000, rate: 1 },
+} as const;
+const TOPOLOGIES = { single: "one redis-server", cluster: "Redis Cluster, 3 masters" } as const;
 
+// --smoke picks the defaults the flags are read with; parseArgs reads it again to refuse a misspelt one.
+const base =
+  SIZES[process.argv.includes("--smoke") || process.env.BENCH_TENANTS_SMOKE === "1" ? "smoke" : "full"];
+type Size = keyof typeof base;
+const names = Object.keys(base) as Size[];
 const { values } = parseArgs({
   options: {
-    tenants: { type: "string" },
-    workers: { type: "string" },
-    seconds: { type: "string" },
-    "lifetime-ms": { type: "string" },
-    rate: { type: "string" },
-    redis: { type: "string" },
     smoke: { type: "boolean" },
+    redis: { type: "string", default: "single,cluster" },
     note: { type: "string" },
-    out: { type: "string" },
+    ...(Object.fromEntries(names.map((name) => [name, { type: "string", default: String(base[name]) }])) as {
+      [name in Size]: { type: "string"; default: string };
+    }),
   },
 });
-const env = process.env;
-const base = values.smoke || env.BENCH_TENANTS_SMOKE === "1" ? SMOKE : DEFAULTS;
-function size(
-  flag: string | undefined,
-  variable: string | undefined,
-  fallback: number,
-  least: number,
-): number {
-  const given = flag ?? variable;
-  const value = given === undefined || given === "" ? fallback : Number(given);
-  if (!Number.isSafeInteger(value) || value < least) {
-    console.error(`tenants benchmark: ${given} is not a whole number of at least ${least}`);
-    process.exit(2);
-  }
-  return value;
+function refuse(problem: string): never {
+  console.error(`tenants benchmark: ${problem}`);
+  process.exit(2);
 }
-const N = size(values.tenants, env.BENCH_TENANTS, base.tenants, 1);
-const W = size(values.workers, env.BENCH_TENANTS_WORKERS, base.workers, 2);
-const SECONDS = size(values.seconds, env.BENCH_TENANTS_SECONDS, base.seconds, 1);
-// The sandbox's JWT times are whole seconds: 1 s is the shortest lifetime it takes.
-const LIFETIME_MS = size(values["lifetime-ms"], env.BENCH_TENANTS_LIFETIME_MS, base.lifetimeMs, 1_000);
-const RATE = size(values.rate, env.BENCH_TENANTS_RATE, base.rate, 1);
-const TOPOLOGIES = (values.redis ?? env.BENCH_TENANTS_REDIS ?? "single,cluster").split(",");
-const OUT = values.out ?? new URL("../../results/tenants.json", import.meta.url).pathname;
-const WORKER = new URL("./worker.ts", import.meta.url).pathname;
+const sizes = Object.fromEntries(names.map((name) => [name, Number(values[name])])) as Record<Size, number>;
+const wrong = names.find((name) => !Number.isSafeInteger(sizes[name]) || sizes[name] < SIZES.least[name]);
+if (wrong) {
+  refuse(`--${wrong} takes a whole number of at least ${SIZES.least[wrong]}, not ${values[wrong]}`);
+}
+const { tenants: N, workers: W, seconds: SECONDS, "lifetime-ms": LIFETIME_MS } = sizes;
+const topologies = values.redis.split(",") as (keyof typeof TOPOLOGIES)[];
+if (!topologies.every((topology) => topology in TOPOLOGIES)) {
+  refuse(`--redis takes single, cluster or both, comma-separated; not ${values.redis}`);
+}
+const full = topologies.length === 2 && names.every((name) => sizes[name] === SIZES.full[name]);
 
+const WORKER = new URL("./worker.ts", import.meta.url).pathname;
+const { prefix: PREFIX, lockTtlMs: LOCK_TTL_MS } = redisStoreDefaults;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const say = (line: string) => console.log(`[tenants] ${line}`);
-const tenantIds = Array.from({ length: N }, (_, i) => i + 1);
+const line = (x: object) => inspect(x, { breakLength: Infinity });
 
-// ---------------------------------------------------------------------------------------------------
-// Workers
-
-interface Worker {
-  send(message: ToWorker): void;
-  next<T extends FromWorker["type"]>(type: T): Promise<Extract<FromWorker, { type: T }>>;
-  signal(signal: NodeJS.Signals): void;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  idleHeap: number;
-}
-
+// Workers also end themselves when this process's IPC channel closes; this covers its ordinary exits.
 const children = new Set<ReturnType<typeof fork>>();
-// Workers also end themselves when this process's IPC channel closes (worker.ts); this covers the
-// ordinary exits of this process, where that could come a moment later.
 process.on("exit", () => {
   for (const child of children) {
     child.kill("SIGKILL");
   }
 });
 
-async function startWorker(config: WorkerConfig): Promise<Worker> {
-  const child = fork(WORKER, [JSON.stringify(config)], {
-    execArgv: ["--expose-gc"],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
+/** A worker, once it is ready. Each request to it is answered by its next message. */
+async function startWorker(config: WorkerConfig) {
+  const child = fork(WORKER, [JSON.stringify(config)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   children.add(child);
-  const inbox: FromWorker[] = [];
-  const waiting: { type: string; resolve: (message: FromWorker) => void }[] = [];
-  child.on("message", (message: FromWorker) => {
-    const at = waiting.findIndex((w) => w.type === message.type);
-    if (at >= 0) {
-      waiting.splice(at, 1)[0]?.resolve(message);
-    } else {
-      inbox.push(message);
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.once("exit", (code, signal) => resolve(signal ?? code)),
+  ).finally(() => children.delete(child));
+  // A last message can be read after the exit is reported: it is given a moment to arrive.
+  const gone = exited.then(() => sleep(200)).then(() => Promise.reject(new Error("a worker exited")));
+  gone.catch(() => undefined);
+  const next = async <T extends FromWorker["type"]>(type: T) => {
+    const [message] = (await Promise.race([once(child, "message"), gone])) as [FromWorker];
+    if (message.type !== type) {
+      throw new Error(`a worker said ${message.type} where ${type} was due`);
     }
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("exit", (code, signal) => {
-      children.delete(child);
-      resolve({ code, signal });
-    }),
-  );
-  const next = <T extends FromWorker["type"]>(type: T) => {
-    const at = inbox.findIndex((m) => m.type === type);
-    if (at >= 0) {
-      return Promise.resolve(inbox.splice(at, 1)[0] as Extract<FromWorker, { type: T }>);
-    }
-    return Promise.race([
-      new Promise<Extract<FromWorker, { type: T }>>((resolve) =>
-        waiting.push({ type, resolve: resolve as (message: FromWorker) => void }),
-      ),
-      // A last message can be read after the exit is reported: it is given a moment to arrive.
-      exited.then(async ({ code, signal }) => {
-        await sleep(200);
-        throw new Error(`a worker exited (${code ?? signal}) before it said ${type}`);
-      }),
-    ]);
+    return message as Extract<FromWorker, { type: T }>;
   };
-  const ready = await next("ready");
+  await next("ready");
   return {
-    send: (message) => child.send(message),
+    send: (message: ToWorker) => child.send(message),
     next,
-    signal: (signal) => child.kill(signal),
+    kill: (s: NodeJS.Signals) => child.kill(s),
     exited,
-    idleHeap: ready.heapUsed,
   };
 }
-
-function merge(into: WorkerStats, from: WorkerStats): void {
-  into.requests += from.requests;
-  into.expiredTokens += from.expiredTokens;
-  into.exchanged += from.exchanged;
-  into.refreshed += from.refreshed;
-  into.renewals += from.renewals;
-  // The worst worker's.
-  into.loopDelayP99 = Math.max(into.loopDelayP99, from.loopDelayP99);
-  into.loopDelayMax = Math.max(into.loopDelayMax, from.loopDelayMax);
-  for (const w of from.expiryWaits) {
-    into.expiryWaits.push(w);
-  }
-  for (const w of from.firstWaits) {
-    into.firstWaits.push(w);
-  }
-  for (const [key, n] of Object.entries(from.errors)) {
-    into.errors[key] = (into.errors[key] ?? 0) + n;
-  }
-  for (const [key, n] of Object.entries(from.sent)) {
-    into.sent[key] = (into.sent[key] ?? 0) + n;
-  }
-  for (const [key, n] of Object.entries(from.logs)) {
-    into.logs[key] = (into.logs[key] ?? 0) + n;
-  }
-}
-
-function merged(...all: WorkerStats[]): WorkerStats {
-  const into = emptyStats();
-  for (const stats of all) {
-    merge(into, stats);
-  }
-  return into;
-}
-
-function percentiles(ms: number[]): Waits {
-  const sorted = Float64Array.from(ms).sort();
-  const rank = (p: number) =>
-    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
-  return { count: sorted.length, p50: rank(0.5), p99: rank(0.99), max: sorted[sorted.length - 1] ?? 0 };
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Redis and the sandbox at rest
-
-interface TenantState {
-  exchanges: number;
-  refreshes: number;
-  reused: number;
-  rateLimited: number;
-  /** The stored set's sequence (0: none stored), and whether it is marked in flight. */
-  sequence: number;
-  marked: boolean;
-  locked: boolean;
-}
-
-interface Snapshot {
-  tenants: TenantState[];
-  /** INFO commandstats before and after this snapshot's own reads, all nodes summed. */
-  commandsBefore: Record<string, number>;
-  commandsAfter: Record<string, number>;
-  locks: number;
-  marks: number;
-  /** Each lock found, with its time to live then (ms; -1: none): what holds it, if the pause missed one. */
-  lockTtls: string[];
-}
+type Worker = Awaited<ReturnType<typeof startWorker>>;
 
 type Node = ReturnType<typeof createClient>;
+const tenantOf = (key: string) => Number(/\{tenant-(\d+)\}/.exec(key)?.[1] ?? 0);
 
+/** INFO commandstats of every node, summed. */
 async function commandStats(nodes: Node[]): Promise<Record<string, number>> {
   const total: Record<string, number> = {};
   for (const node of nodes) {
@@ -229,288 +130,194 @@ async function commandStats(nodes: Node[]): Promise<Record<string, number>> {
   return total;
 }
 
-const tenantOf = (key: string) => Number(/\{tenant-(\d+)\}/.exec(key)?.[1] ?? 0);
-
-/** The sandbox's counters and every node's keys; call it while the workers are paused. */
-async function snapshot(sandbox: RunningSandbox, nodes: Node[]): Promise<Snapshot> {
-  const commandsBefore = await commandStats(nodes);
-  const tenants: TenantState[] = [
-    { exchanges: 0, refreshes: 0, reused: 0, rateLimited: 0, sequence: 0, marked: false, locked: false },
-  ];
-  for (const i of tenantIds) {
+/** Each tenant's token calls (the sandbox's counters) and stored sequence, and Redis's keys by kind. */
+async function atRest(sandbox: RunningSandbox, nodes: Node[]) {
+  const tenants = Array.from({ length: N + 1 }, (_, i) => {
     const c = sandbox.control.counters(i);
-    tenants[i] = {
-      exchanges: c.exchanges,
-      refreshes: c.refreshes,
-      reused: c.reusedRefreshTokens,
-      rateLimited: c.rateLimitedExchanges,
-      sequence: 0,
-      marked: false,
-      locked: false,
-    };
-  }
-  let marks = 0;
-  const lockTtls: string[] = [];
+    const [exchanges, reused, rateLimited] = [c.exchanges, c.reusedRefreshTokens, c.rateLimitedExchanges];
+    return { exchanges, calls: exchanges + c.refreshes, reused, rateLimited, sequence: 0 };
+  });
+  // By the key's last part (`tokens`, `lock`); `marked`: sets marked in flight.
+  const keys: Record<string, number> = {};
+  const add = (kind: string) => {
+    keys[kind] = (keys[kind] ?? 0) + 1;
+  };
   // SCAN and GET per node: on a cluster each master lists and serves the keys of its own slots.
   for (const node of nodes) {
-    for await (const keys of node.scanIterator({ MATCH: `${PREFIX}:*`, COUNT: 1000 })) {
-      const sets = keys.filter((key) => key.endsWith(":tokens"));
-      const texts = await Promise.all(sets.map((key) => node.get(key)));
-      sets.forEach((key, at) => {
-        const state = tenants[tenantOf(key)];
-        const stored = JSON.parse(texts[at] ?? "{}") as { sequence?: number; refreshToken?: unknown };
-        if (state) {
-          state.sequence = stored.sequence ?? 0;
-          state.marked = typeof stored.refreshToken !== "string";
-        }
-        if (typeof stored.refreshToken !== "string") {
-          marks++;
-        }
-      });
-      for (const key of keys.filter((k) => k.endsWith(":lock"))) {
-        lockTtls.push(`${key} ${await node.pTTL(key)} ms`);
-        const state = tenants[tenantOf(key)];
-        if (state) {
-          state.locked = true;
+    for await (const found of node.scanIterator({ MATCH: `${PREFIX}:*`, COUNT: 1000 })) {
+      for (const key of found) {
+        add(key.slice(key.lastIndexOf(":") + 1));
+        if (key.endsWith(":tokens")) {
+          const stored = JSON.parse((await node.get(key)) ?? "{}");
+          (tenants[tenantOf(key)] ?? { sequence: 0 }).sequence = stored.sequence ?? 0;
+          if (typeof stored.refreshToken !== "string") {
+            add("marked");
+          }
         }
       }
     }
   }
-  return {
-    tenants,
-    commandsBefore,
-    commandsAfter: await commandStats(nodes),
-    locks: lockTtls.length,
-    marks,
-    lockTtls,
-  };
+  const each = (of: (t: (typeof tenants)[number]) => number) => tenants.slice(1).map((tenant) => of(tenant));
+  const sum = (of: (t: (typeof tenants)[number]) => number) => each(of).reduce((a, b) => a + b, 0);
+  return { tenants, keys, each, sum };
 }
+type AtRest = Awaited<ReturnType<typeof atRest>>;
 
-const calls = (t: TenantState) => t.exchanges + t.refreshes;
-const beyondFirst = (t: TenantState) => Math.max(0, t.exchanges - 1);
-const total = (s: Snapshot, of: (t: TenantState) => number) =>
-  tenantIds.reduce((sum, i) => sum + of(s.tenants[i] as TenantState), 0);
-/** Over the tenants, what `of` grew by from `a` to `b`. */
-const grew = (a: Snapshot, b: Snapshot, of: (t: TenantState) => number) => total(b, of) - total(a, of);
+const beyondFirst = (t: { exchanges: number }) => Math.max(0, t.exchanges - 1);
 
-// ---------------------------------------------------------------------------------------------------
-// One topology
-
-async function runTopology(cluster: boolean): Promise<TopologyFigures> {
-  const name = cluster ? "Redis Cluster, 3 masters" : "one redis-server";
-  const redis = cluster ? await startRedisCluster() : await startRedis();
+async function runTopology(topology: keyof typeof TOPOLOGIES) {
+  const name = TOPOLOGIES[topology];
+  const redis = topology === "cluster" ? await startRedisCluster() : await startRedis();
   const urls = "urls" in redis ? redis.urls : [redis.url];
+  // Each tenant its own exchange window (the default, said here because the figures depend on it).
   const sandbox = await startSandbox({
     tenants: N,
     tokenLifetimeMs: LIFETIME_MS,
-    // Each tenant its own window (the default, said here because the figures depend on it): a
-    // tenant's first exchange and the one after a kill stay within 5 a minute.
     exchangeRateLimitScope: "tenant",
     control: { enabled: true },
     faults: { enabled: true },
   });
   const nodes: Node[] = await Promise.all(urls.map((url) => createClient({ url }).connect()));
-  const config: WorkerConfig = { baseUrl: sandbox.mainUrl, redisUrls: urls, cluster, tenants: N, rate: RATE };
+  const cluster = topology === "cluster";
+  const config = { baseUrl: sandbox.mainUrl, redisUrls: urls, cluster, tenants: N, rate: sizes.rate };
   const workers: Worker[] = [];
-  const phase = { stats: emptyStats() };
+  const all = emptyStats();
   const scratch = mkdtempSync(join(tmpdir(), "ev-bench-tenants-"));
+  const load = (w: Worker, rampStart = 0, rampMs = 0) => w.send({ type: "load", rampStart, rampMs });
+  /** The workers ask for `ms` (with `during` run meanwhile), then stop: what they saw, then what is at rest. */
+  const phase = async (ms: number, during = async () => {}, rampMs = 0) => {
+    const commandsBefore = await commandStats(nodes);
+    const rampStart = Date.now() + 100;
+    for (const w of workers) {
+      load(w, rampStart, rampMs);
+    }
+    await during();
+    await sleep(ms);
+    for (const w of workers) {
+      w.send({ type: "pause" });
+    }
+    const stats = emptyStats();
+    for (const paused of await Promise.all(workers.map((w) => w.next("paused")))) {
+      merge(stats, paused.stats);
+    }
+    merge(all, stats);
+    // INFO's deltas over the phase (INFO itself left out): Redis counts the commands its scripts run too.
+    const commands = Object.entries(await commandStats(nodes))
+      .map(([command, n]) => [command, n - (commandsBefore[command] ?? 0)] as const)
+      .filter(([command, n]) => n > 0 && command !== "info");
+    return { stats, commands, ...(await atRest(sandbox, nodes)) };
+  };
   try {
-    say(`${name}: ${W} workers, ${N} tenants`);
+    // The cold start, then the sandbox and Redis afresh for the rest.
+    const cold = await startWorker(config);
+    cold.send({ type: "cold" });
+    const coldAnswer = await cold.next("cold");
+    merge(all, coldAnswer.stats);
+    const afterCold = await atRest(sandbox, nodes);
+    cold.kill("SIGTERM");
+    await cold.next("closed");
+    sandbox.control.reset();
+    await Promise.all(nodes.map((node) => node.flushAll()));
+    const coldStart = {
+      ms: Math.round(coldAnswer.ms),
+      served: coldAnswer.served,
+      tokenCalls: afterCold.sum((t) => t.calls),
+      mostCallsOfATenant: Math.max(...afterCold.each((t) => t.calls)),
+      mostOnWire: coldAnswer.mostOnWire,
+      rateLimited: afterCold.sum((t) => t.rateLimited),
+    };
+    say(`${name}: cold start ${line(coldStart)}`);
+
+    // The ramp: tenants come into use over one lifetime, so that their expiries are spread over it.
     for (let i = 0; i < W; i++) {
       workers.push(await startWorker(config));
     }
-    const pauseAll = async (heap = false) => {
-      for (const w of workers) {
-        w.send({ type: "pause", heap });
-      }
-      const replies = await Promise.all(workers.map((w) => w.next("paused")));
-      for (const reply of replies) {
-        merge(phase.stats, reply.stats);
-      }
-      return replies;
-    };
-    const resumeAll = () => {
-      for (const w of workers) {
-        w.send({ type: "load", rampStart: 0, rampMs: 0 });
-      }
-    };
-    const endPhase = () => {
-      const stats = phase.stats;
-      phase.stats = emptyStats();
-      return stats;
-    };
-
-    // The ramp: tenants come into use over one lifetime, so that expiries are spread over it.
-    const rampStart = Date.now() + 100;
-    for (const w of workers) {
-      w.send({ type: "load", rampStart, rampMs: LIFETIME_MS });
-    }
-    await sleep(LIFETIME_MS + 2_000);
-    await pauseAll();
-    const ramp = endPhase();
-    const afterRamp = await snapshot(sandbox, nodes);
-    say(`${name}: ramp done, ${ramp.requests} requests, ${total(afterRamp, calls)} token calls`);
-
-    // The steady window.
-    resumeAll();
-    const steadyStarted = performance.now();
-    await sleep(SECONDS * 1000);
-    const paused = await pauseAll(true);
-    const steadySeconds = Math.round((performance.now() - steadyStarted) / 1000);
-    const steady = endPhase();
-    const afterSteady = await snapshot(sandbox, nodes);
-    const used = tenantIds.filter((i) => calls(afterSteady.tenants[i] as TenantState) > 0);
-    const expiries = used
-      .map((i) => Math.max(0, (afterSteady.tenants[i] as TenantState).sequence - 1))
-      .sort((a, b) => a - b);
-    const extra = used.map(
-      (i) => calls(afterSteady.tenants[i] as TenantState) - (afterSteady.tenants[i] as TenantState).sequence,
-    );
-    const commands: Record<string, number> = {};
-    for (const [command, n] of Object.entries(afterSteady.commandsBefore)) {
-      const delta = n - (afterRamp.commandsAfter[command] ?? 0);
-      if (delta > 0 && command !== "info") {
-        commands[command] = delta;
-      }
-    }
-    const steadyFigures: TopologyFigures["steady"] = {
-      seconds: steadySeconds,
-      requests: steady.requests,
-      callerErrors: merged(ramp, steady).errors,
-      expiredTokens: ramp.expiredTokens + steady.expiredTokens,
-      tokenCalls: total(afterSteady, calls),
-      generations: total(afterSteady, (t) => t.sequence),
-      tenantsUsed: used.length,
-      tenantsWithExtraCalls: extra.filter((x) => x > 0).length,
-      mostExtraCalls: Math.max(0, ...extra),
-      expiries: {
-        total: expiries.reduce((a, b) => a + b, 0),
-        min: expiries[0] ?? 0,
-        median: expiries[expiries.length >> 1] ?? 0,
-        max: expiries[expiries.length - 1] ?? 0,
-      },
-      reusedRefreshTokens: total(afterSteady, (t) => t.reused),
-      rateLimitedExchanges: total(afterSteady, (t) => t.rateLimited),
-      expiryWaits: percentiles(steady.expiryWaits),
-      firstWaits: percentiles([...ramp.firstWaits, ...steady.firstWaits]),
-      heap: paused.map((p, at) => ({ heapUsed: p.heapUsed, held: p.held, idle: workers[at]?.idleHeap ?? 0 })),
-      redisCommands: commands,
-      sentCommands: steady.sent,
-      windowTokenCalls: grew(afterRamp, afterSteady, calls),
-      windowRenewals: steady.renewals,
-    };
-    say(
-      `${name}: steady window done: ${JSON.stringify({ ...steadyFigures, heap: undefined, redisCommands: undefined })}`,
-    );
-    report(ramp, "ramp");
-    report(steady, "steady");
+    const ramp = await phase(LIFETIME_MS + 2_000, undefined, LIFETIME_MS);
+    const steady = await phase(SECONDS * 1000);
+    const windowCalls = steady.sum((t) => t.calls) - ramp.sum((t) => t.calls);
+    const used = steady.tenants.slice(1).filter((t) => t.calls > 0);
+    say(`${name}: steady window done, ${steady.stats.requests} requests, ${windowCalls} token calls`);
 
     // A worker SIGKILLed with a refresh on the wire. The sandbox holds the next refreshes a while, so
     // that the kill finds one sent and unanswered; the held ones of other workers just answer late.
-    resumeAll();
-    const killStarted = performance.now();
-    const victim = workers[0] as Worker;
-    const wireFile = join(scratch, "on-wire.json");
-    victim.send({ type: "die", file: wireFile, minAgeMs: 100 });
-    let died = false;
-    void victim.exited.then(() => {
-      died = true;
-    });
-    while (!died) {
-      sandbox.faults.next({ kind: "delay", ms: 1_500, path: "/api/auth/token/refresh", times: 2 * W });
-      await Promise.race([victim.exited, sleep(3_000)]);
-    }
-    const exit = await victim.exited;
-    if (exit.signal !== "SIGKILL") {
-      throw new Error(`the worker to kill exited with ${exit.code ?? exit.signal} instead`);
-    }
-    const onWire: OnWire[] = JSON.parse(readFileSync(wireFile, "utf8"));
-    const atKill = await snapshot(sandbox, nodes);
-    const locksAtKill = onWire.filter((c) => atKill.tenants[tenantOf(`{${c.tenant}}`)]?.locked).length;
-    workers[0] = await startWorker(config);
-    workers[0].send({ type: "load", rampStart: 0, rampMs: 0 });
     // Its locks end with their TTL; its marks once a survivor renews the tenant, within a lifetime.
-    await sleep(LOCK_TTL_MS + LIFETIME_MS + 2_000);
-    await pauseAll();
-    const killed = endPhase();
-    const afterKill = await snapshot(sandbox, nodes);
-    const wired = new Set(onWire.map((c) => tenantOf(`{${c.tenant}}`)));
-    const killFigures: TopologyFigures["kill"] = {
-      onWire,
-      locksAtKill,
-      extraExchanges: grew(afterSteady, afterKill, beyondFirst),
-      extraOutsideWire: tenantIds.filter(
-        (i) =>
-          !wired.has(i) &&
-          beyondFirst(afterKill.tenants[i] as TenantState) >
-            beyondFirst(afterSteady.tenants[i] as TenantState),
-      ).length,
-      lostAnswers: grew(afterSteady, afterKill, calls) - grew(afterSteady, afterKill, (t) => t.sequence),
-      reusedRefreshTokens: grew(afterSteady, afterKill, (t) => t.reused),
-      locksLeft: afterKill.locks,
-      marksLeft: afterKill.marks,
-      callerErrors: killed.errors,
-      waits: percentiles([...killed.expiryWaits, ...killed.firstWaits]),
-      seconds: Math.round((performance.now() - killStarted) / 1000),
+    const wireFile = join(scratch, "on-wire.json");
+    const afterKill = await phase(LOCK_TTL_MS + LIFETIME_MS + 2_000, async () => {
+      const victim = workers[0] as Worker;
+      victim.send({ type: "die", file: wireFile, minAgeMs: 100 });
+      let died: unknown;
+      void victim.exited.then((how) => {
+        died = how;
+      });
+      while (died === undefined) {
+        sandbox.faults.next({ kind: "delay", ms: 1_500, path: "/api/auth/token/refresh", times: 2 * W });
+        await Promise.race([victim.exited, sleep(3_000)]);
+      }
+      if (died !== "SIGKILL") {
+        throw new Error(`the worker to kill exited with ${died}`);
+      }
+      workers[0] = await startWorker(config);
+      load(workers[0]);
+    });
+    const onWire: OnWire[] = JSON.parse(readFileSync(wireFile, "utf8"));
+    const wired = new Set(onWire.map((call) => tenantOf(`{${call.tenant}}`)));
+    const extra = (a: AtRest, b: AtRest) => b.sum(beyondFirst) - a.sum(beyondFirst);
+    const kill = {
+      onWire: onWire.length,
+      refreshesOnWire: onWire.filter((call) => call.kind === "refresh").length,
+      extraExchanges: extra(steady, afterKill),
+      extraOutsideWire: afterKill
+        .each(beyondFirst)
+        .filter((n, at) => !wired.has(at + 1) && n > beyondFirst(steady.tenants[at + 1] ?? { exchanges: 0 }))
+        .length,
+      locksLeft: afterKill.keys.lock ?? 0,
+      marksLeft: afterKill.keys.marked ?? 0,
     };
-    say(`${name}: kill done: ${JSON.stringify(killFigures)}`);
-    if (afterKill.lockTtls.length > 0) {
-      say(`${name}: locks after the kill: ${afterKill.lockTtls.join(", ")}`);
-    }
-    report(killed, "kill");
+    say(`${name}: kill done ${line(kill)}`);
 
     // The rolling restart: each worker in turn stops as a deployment stops it, and a new one starts.
-    resumeAll();
-    const restartStarted = performance.now();
-    let renewalsAtSigterm = 0;
-    let allDrained = true;
-    for (let at = 0; at < workers.length; at++) {
-      const old = workers[at] as Worker;
-      old.signal("SIGTERM");
-      const closed = await old.next("closed");
-      merge(phase.stats, closed.stats);
-      renewalsAtSigterm += closed.renewalsAtSigterm;
-      allDrained &&= closed.drained;
-      const { code } = await old.exited;
-      if (code !== 0) {
-        throw new Error(`a worker stopped with SIGTERM exited with ${code}`);
-      }
-      const started = await startWorker(config);
-      started.send({ type: "load", rampStart: 0, rampMs: 0 });
-      workers[at] = started;
-    }
     // A mark left behind would show as an exchange once the tenant is next renewed, within a lifetime.
-    await sleep(LIFETIME_MS + 2_000);
-    await pauseAll();
-    const restarted = endPhase();
-    const afterRestart = await snapshot(sandbox, nodes);
-    const restartFigures: TopologyFigures["restart"] = {
-      workers: W,
-      renewalsAtSigterm,
-      allDrained,
-      extraExchanges: grew(afterKill, afterRestart, beyondFirst),
-      lostAnswers: grew(afterKill, afterRestart, calls) - grew(afterKill, afterRestart, (t) => t.sequence),
-      reusedRefreshTokens: grew(afterKill, afterRestart, (t) => t.reused),
-      locksLeft: afterRestart.locks,
-      marksLeft: afterRestart.marks,
-      callerErrors: restarted.errors,
-      waits: percentiles([...restarted.expiryWaits, ...restarted.firstWaits]),
-      firstWaits: percentiles(restarted.firstWaits),
-      seconds: Math.round((performance.now() - restartStarted) / 1000),
+    let renewalsAtSigterm = 0;
+    let drained = true;
+    const afterRestart = await phase(LIFETIME_MS + 2_000, async () => {
+      for (let i = 0; i < workers.length; i++) {
+        (workers[i] as Worker).kill("SIGTERM");
+        const closed = await (workers[i] as Worker).next("closed");
+        merge(all, closed.stats);
+        renewalsAtSigterm += closed.renewalsAtSigterm;
+        drained &&= closed.drained;
+        workers[i] = await startWorker(config);
+        load(workers[i] as Worker);
+      }
+    });
+    return {
+      name,
+      coldStart,
+      requests: all.requests,
+      errors: all.errors,
+      // From the ramp's start to the steady window's end: token calls after each tenant's first, expiries.
+      callsAfterFirst: steady.sum((t) => t.calls) - used.length,
+      expiries: used.reduce((sum, t) => sum + Math.max(0, t.sequence - 1), 0),
+      tenantsWithExtraCalls: used.filter((t) => t.calls > t.sequence).length,
+      renewalsPerTokenCall: steady.stats.renewals / windowCalls,
+      expiryWaitMs: spreadOf(steady.stats.expiryWaits),
+      redisCommandsPerRenewal: Object.fromEntries(steady.commands.map(([c, n]) => [c, n / windowCalls])),
+      keysAtRest: steady.keys,
+      kill,
+      restart: {
+        renewalsAtSigterm,
+        drained,
+        extraExchanges: extra(afterKill, afterRestart),
+        locksLeft: afterRestart.keys.lock ?? 0,
+        marksLeft: afterRestart.keys.marked ?? 0,
+      },
+      reusedRefreshTokens: afterRestart.sum((t) => t.reused),
     };
-    say(`${name}: rolling restart done: ${JSON.stringify(restartFigures)}`);
-    if (afterRestart.lockTtls.length > 0) {
-      say(`${name}: locks after the restart: ${afterRestart.lockTtls.join(", ")}`);
-    }
-    report(restarted, "restart");
-    return { name, steady: steadyFigures, kill: killFigures, restart: restartFigures };
   } finally {
-    await Promise.all(
-      workers.map(async (w) => {
-        w.signal("SIGTERM");
-        await w.exited;
-      }),
-    );
+    for (const w of workers) {
+      w.kill("SIGTERM");
+    }
+    await Promise.all(workers.map((w) => w.exited));
     await Promise.all(nodes.map((node) => node.close().catch(() => undefined)));
     await sandbox.stop();
     await redis.stop();
@@ -518,57 +325,28 @@ async function runTopology(cluster: boolean): Promise<TopologyFigures> {
   }
 }
 
-/** What a phase's managers logged, for whoever reads the run's output. */
-function report(stats: WorkerStats, phase: string): void {
-  say(
-    `${phase}: the workers' event-loop delay, worst p99 ${stats.loopDelayP99.toFixed(0)} ms, max ${stats.loopDelayMax.toFixed(0)} ms`,
-  );
-  const logs = Object.entries(stats.logs);
-  if (logs.length > 0) {
-    say(`${phase}: the managers logged: ${logs.map(([message, n]) => `${n}× ${message}`).join("; ")}`);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------
-
 const started = performance.now();
-say(
-  `${N} tenants, ${W} workers, tokens living ${LIFETIME_MS / 1000} s, steady ${SECONDS} s, ${RATE} calls/s per worker, on ${TOPOLOGIES.join(" then ")}; about ${Math.round((TOPOLOGIES.length * (3 * LIFETIME_MS + LOCK_TTL_MS + 10_000 + SECONDS * 1000)) / 1000)} s`,
-);
-const topologies: TopologyFigures[] = [];
-for (const topology of TOPOLOGIES) {
-  if (topology !== "single" && topology !== "cluster") {
-    console.error(
-      `tenants benchmark: --redis takes single, cluster or both, comma-separated; not ${topology}`,
-    );
-    process.exit(2);
-  }
-  topologies.push(await runTopology(topology === "cluster"));
-}
-
-const git = (...args: string[]) => execFileSync("git", args, { encoding: "utf8" }).trim();
-const dirty = git("status", "--porcelain").length > 0 ? " (the work tree had uncommitted changes)" : "";
-const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
-const result: TenantsResult = {
-  date: new Date().toISOString().slice(0, 16).replace("T", " "),
-  commit: `${git("rev-parse", "--short", "HEAD")}${dirty}`,
-  machine: `${cpus()[0]?.model.trim()}, ${availableParallelism()} cores, ${gib(totalmem())} (${gib(freemem())} free), load average ${loadavg()[0]?.toFixed(2)} at the end; Node ${process.version}, linux ${release()}`,
-  sizes: {
-    tenants: N,
-    workers: W,
-    tokenLifetimeMs: LIFETIME_MS,
-    steadySeconds: SECONDS,
-    ratePerWorker: RATE,
-    lockTtlMs: LOCK_TTL_MS,
-  },
-  ...(N < DEFAULTS.tenants || W < DEFAULTS.workers
-    ? {
-        note: `A smaller run than the default ${DEFAULTS.tenants.toLocaleString("en-US")} tenants and ${DEFAULTS.workers} workers${(values.note ?? env.BENCH_TENANTS_NOTE) ? `: ${values.note ?? env.BENCH_TENANTS_NOTE}` : "."}`,
-      }
-    : {}),
-  topologies,
-  totalSeconds: (performance.now() - started) / 1000,
+// The bounds a user gets (maxTenants raised only for a run of more tenants, as such a service would).
+const bounds = {
+  maxTenants: Math.max(N, poolDefaults.maxTenants),
+  renewalsAtOnce: poolDefaults.renewalsAtOnce,
+  exchangeBudget: "none: each tenant's own exchangesPerMinute",
 };
-writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
-console.log(`\n${tenantsSection(result)}\n`);
-say(`figures written to ${OUT}`);
+say(`${line(sizes)} on ${topologies.join(" then ")}; the pool's bounds ${line(bounds)}`);
+const figures: Awaited<ReturnType<typeof runTopology>>[] = [];
+for (const topology of topologies) {
+  figures.push(await runTopology(topology));
+}
+const result = {
+  sizes,
+  bounds,
+  ...(full ? {} : { note: `Not the full run's sizes${values.note ? `: ${values.note}` : "."}` }),
+  topologies: figures,
+  seconds: Math.round((performance.now() - started) / 1000),
+};
+/** What results/tenants.json holds, for src/write-benchmarks.ts. */
+export type TenantsResult = typeof result;
+const out = new URL("../../results/tenants.json", import.meta.url);
+writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+console.log(inspect(result, { depth: null, colors: process.stdout.isTTY }));
+say(`figures written to ${out.pathname}`);

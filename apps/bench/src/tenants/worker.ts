@@ -1,100 +1,68 @@
-// One worker process of the many-tenants benchmark, forked by main.ts: a tenant pool whose stores are
-// on one Redis (a server or a cluster), asked for a random tenant's token `rate` times a second. It
-// reports over IPC what its callers waited and what failed; on SIGTERM it shuts down as a service
-// should (pool.close(), then its Redis connections), and on main's word it SIGKILLs itself with a
-// refresh on the wire.
+// One worker process of the many-tenants step, forked by main.ts: a tenant pool on the pool's default
+// bounds, its stores on one Redis (a server or a cluster), asked for a random tenant's token `rate`
+// times a second, or for every tenant's at once (the cold start). It reports over IPC what its callers
+// waited and what failed; on SIGTERM it shuts down as a service should (pool.close(), then its Redis
+// connections), and on main's word it SIGKILLs itself with a refresh on the wire.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { writeFileSync } from "node:fs";
-import { monitorEventLoopDelay } from "node:perf_hooks";
-import { createTenantPool, type TokenStore } from "@engage-voice/auth";
-import { type RedisLike, redisStore } from "@engage-voice/store-redis";
+import { createTenantPool, poolDefaults, type TokenStore } from "@engage-voice/auth";
+import { redisClusterOptions, redisStore } from "@engage-voice/store-redis";
 import { createClient, createCluster } from "redis";
-import { emptyStats, type FromWorker, type OnWire, type ToWorker, type WorkerConfig } from "./protocol.ts";
+import { emptyStats, type FromWorker, type OnWire, type ToWorker, type WorkerConfig } from "./shared.ts";
 
 const config: WorkerConfig = JSON.parse(process.argv[2] as string);
-
-// A forked child is not killed with its parent; the IPC channel closes when the parent dies, however
-// it dies (a SIGKILL too), so this worker never outlives main and never holds a port or a lock.
+// The IPC channel closes when main dies, however it dies: a worker never outlives it, nor holds a lock.
 process.on("disconnect", () => process.exit(1));
-
 const send = (message: FromWorker) =>
   new Promise<void>((resolve) => process.send?.(message, undefined, {}, () => resolve()));
-
-const gc = (globalThis as { gc?: () => void }).gc;
-function heapAfterGc(): number {
-  // Twice: the first pass can leave what finalizers released for the second.
-  gc?.();
-  gc?.();
-  return process.memoryUsage().heapUsed;
-}
-
-// How late this process's timers ran: a wait that is this process's own backlog, not Redis's or the host's.
-const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-loopDelay.enable();
 
 let stats = emptyStats();
 const take = () => {
   const taken = stats;
-  taken.loopDelayP99 = loopDelay.percentile(99) / 1e6;
-  taken.loopDelayMax = loopDelay.max / 1e6;
-  loopDelay.reset();
   stats = emptyStats();
   return taken;
 };
-const count = (into: Record<string, number>, key: string) => {
-  into[key] = (into[key] ?? 0) + 1;
+const failed = (code: string) => {
+  stats.errors[code] = (stats.errors[code] ?? 0) + 1;
 };
-const logged = (message: string) =>
-  count(stats.logs, message.replace(/tenant-\d+/g, "tenant-…").replace(/\d+/g, "N"));
 
 const redis = config.cluster
-  ? createCluster({ rootNodes: config.redisUrls.map((url) => ({ url })) })
+  ? createCluster({ rootNodes: config.redisUrls.map((url) => ({ url })), ...redisClusterOptions })
   : createClient({ url: config.redisUrls[0] as string });
 await redis.connect();
 const subscriber = redis.duplicate();
 await subscriber.connect();
 
-// What the stores send, counted here: INFO commandstats also counts the commands a script runs.
-const node = redis as unknown as RedisLike;
-const sent = <T>(command: string, result: T): T => {
-  count(stats.sent, command);
-  return result;
-};
-const client: RedisLike = {
-  get: (key) => sent("get", node.get(key)),
-  set: (key, value, options) => sent("set", node.set(key, value, options)),
-  del: (key) => sent("del", node.del(key)),
-  eval: (script, options) => sent("eval", node.eval(script, options)),
-  evalSha: (sha, options) => sent("evalsha", node.evalSha(sha, options)),
-};
-
-// The tenant whose renewal is running, for the fetch below: the pool shares one fetch among tenants.
+// Which tenant's renewal is running, for the fetch below (the pool shares one fetch among tenants);
+// the token calls on the wire, what a SIGKILL takes with it; and how many at once, the pool's bound.
 const renewalOf = new AsyncLocalStorage<string>();
 const onWire = new Map<string, { kind: OnWire["kind"]; since: number }>();
 let renewalsRunning = 0;
+let tokenCalls = 0;
+let mostOnWire = 0;
 
-// No bound of its own on token calls: the pool's renewalsAtOnce (its default, as a user gets it) keeps
-// thousands of renewals that start together (the ramp, a restarted worker's first uses) from opening a
-// socket each to the host at once.
-const tokenCallFetch: typeof fetch = (input, init) => {
+const tokenCallFetch: typeof fetch = async (input, init) => {
   const tenant = renewalOf.getStore();
-  const url = input instanceof Request ? input.url : String(input);
   // A refresh is on the wire from its mark on (below); an exchange from here.
-  if (tenant !== undefined && !url.includes("/refresh")) {
+  if (tenant !== undefined && !String(input instanceof Request ? input.url : input).includes("/refresh")) {
     onWire.set(tenant, { kind: "exchange", since: performance.now() });
   }
-  return fetch(input, init);
+  mostOnWire = Math.max(mostOnWire, ++tokenCalls);
+  try {
+    return await fetch(input, init);
+  } finally {
+    tokenCalls--;
+  }
 };
 
 /**
  * The tenant's Redis store, wrapped to know which renewals run here and which token calls are on the
- * wire. A refresh is listed from the moment its set is marked in flight (from then on the others
- * treat its refresh token as spent, whether the request left or not), an exchange from its request;
- * either until its new set is stored or its renewal ends. A SIGKILL in between loses exactly the
- * listed answers.
+ * wire: a refresh from the moment its set is marked in flight (the others treat its refresh token as
+ * spent from then on, whether the request left or not), an exchange from its request; either until
+ * its new set is stored or its renewal ends. A SIGKILL in between loses exactly the listed answers.
  */
 function store(tenant: string): TokenStore {
-  const inner = redisStore({ client, subscriber, tenant });
+  const inner = redisStore({ client: redis, subscriber, tenant });
   const lock = inner.lock?.bind(inner);
   if (lock === undefined) {
     throw new Error("redisStore() has no lock: the benchmark measures renewals under it");
@@ -123,62 +91,50 @@ function store(tenant: string): TokenStore {
   };
 }
 
+// The bounds a user gets: no exchangeBudget, renewalsAtOnce and maxTenants as poolDefaults has them
+// (maxTenants raised only for a run of more tenants, as such a service would).
 const served = new Set<string>();
 const pool = createTenantPool({
   rcAccessToken: (tenant) => `sandbox-rc-token-${tenant}-ada`,
   store,
-  manager: {
-    baseUrl: config.baseUrl,
-    fetch: tokenCallFetch,
-    logger: { warn: logged, error: logged },
-  },
-  maxTenants: config.tenants,
+  // The managers' warnings go to the run's output (the default logger): none is expected but the kill's.
+  manager: { baseUrl: config.baseUrl, fetch: tokenCallFetch },
+  maxTenants: Math.max(config.tenants, poolDefaults.maxTenants),
   onEvent(event) {
-    if (event.type === "waited") {
-      (served.has(event.tenant) ? stats.expiryWaits : stats.firstWaits).push(event.ms);
-    } else if (event.type === "exchanged") {
-      stats.exchanged++;
-    } else if (event.type === "refreshed") {
-      stats.refreshed++;
+    if (event.type === "waited" && served.has(event.tenant)) {
+      stats.expiryWaits.push(event.ms);
     }
   },
 });
 
 /** Whether the JWT's `exp` (whole seconds) has passed: a token no caller should have been given. */
 function expired(token: string): boolean {
-  const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as {
-    exp?: number;
-  };
-  return typeof payload.exp !== "number" || payload.exp * 1000 <= Date.now();
+  const { exp } = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString());
+  return typeof exp !== "number" || exp * 1000 <= Date.now();
 }
 
 let callers = 0;
-function ask(tenant: string): void {
+/** One caller's getAccessToken(); resolves whether it got a token. */
+async function ask(tenant: string): Promise<boolean> {
   stats.requests++;
   callers++;
-  let token: Promise<string>;
   try {
-    token = pool.get(tenant).getAccessToken();
+    const token = await pool.get(tenant).getAccessToken();
+    served.add(tenant);
+    if (expired(token)) {
+      failed("expired_token_handed_out");
+    }
+    return true;
   } catch (error) {
-    token = Promise.reject(error);
+    failed(String((error as { code?: unknown }).code ?? error));
+    return false;
+  } finally {
+    callers--;
   }
-  token
-    .then(
-      (value) => {
-        served.add(tenant);
-        if (expired(value)) {
-          stats.expiredTokens++;
-        }
-      },
-      (error: unknown) => count(stats.errors, String((error as { code?: unknown }).code ?? error)),
-    )
-    .finally(() => {
-      callers--;
-    });
 }
 
-// The load: `rate` calls a second, issued every TICK_MS in the number due by then. After a stall the
-// missed calls are dropped, not sent in a burst: the rate is what callers ask, not a backlog.
+// `rate` calls a second, issued every TICK_MS in the number due by then. After a stall the missed calls
+// are dropped, not sent in a burst: the rate is what callers ask, not a backlog.
 const TICK_MS = 10;
 let timer: NodeJS.Timeout | undefined;
 function load(rampStart: number, rampMs: number): void {
@@ -192,7 +148,7 @@ function load(rampStart: number, rampMs: number): void {
     const share = rampMs > 0 ? Math.min(1, Math.max(0, (Date.now() - rampStart) / rampMs)) : 1;
     const active = Math.max(1, Math.ceil(config.tenants * share));
     for (let i = 0; i < batch; i++) {
-      ask(`tenant-${1 + Math.floor(Math.random() * active)}`);
+      void ask(`tenant-${1 + Math.floor(Math.random() * active)}`);
     }
   }, TICK_MS);
 }
@@ -204,6 +160,15 @@ async function settled(): Promise<void> {
   }
 }
 
+async function coldStart(): Promise<FromWorker> {
+  mostOnWire = 0;
+  const started = performance.now();
+  const tenants = Array.from({ length: config.tenants }, (_, i) => `tenant-${i + 1}`);
+  const got = await Promise.all(tenants.map(ask));
+  const ms = performance.now() - started;
+  return { type: "cold", stats: take(), ms, served: got.filter(Boolean).length, mostOnWire };
+}
+
 function die(file: string, minAgeMs: number): void {
   const look = setInterval(() => {
     const now = performance.now();
@@ -211,14 +176,9 @@ function die(file: string, minAgeMs: number): void {
       return;
     }
     clearInterval(look);
-    const calls: OnWire[] = [...onWire].map(([tenant, call]) => ({
-      tenant,
-      kind: call.kind,
-      ms: Math.round(now - call.since),
-    }));
     // Written synchronously and the signal sent by this process itself: only here is the moment known
     // at which these calls are on the wire, and nothing runs between the list and the kill.
-    writeFileSync(file, JSON.stringify(calls));
+    writeFileSync(file, JSON.stringify([...onWire].map(([tenant, { kind }]) => ({ tenant, kind }))));
     process.kill(process.pid, "SIGKILL");
   }, 1);
 }
@@ -227,15 +187,10 @@ process.on("message", (message: ToWorker) => {
   if (message.type === "load") {
     load(message.rampStart, message.rampMs);
   } else if (message.type === "pause") {
-    void settled().then(() =>
-      send({
-        type: "paused",
-        stats: take(),
-        heapUsed: message.heap ? heapAfterGc() : 0,
-        held: pool.size,
-      }),
-    );
-  } else if (message.type === "die") {
+    void settled().then(() => send({ type: "paused", stats: take() }));
+  } else if (message.type === "cold") {
+    void coldStart().then(send);
+  } else {
     die(message.file, message.minAgeMs);
   }
 });
@@ -251,4 +206,4 @@ process.once("SIGTERM", async () => {
   process.exit(0);
 });
 
-await send({ type: "ready", heapUsed: heapAfterGc() });
+await send({ type: "ready" });
