@@ -79,21 +79,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const say = (line: string) => console.log(`[tenants] ${line}`);
 const line = (x: object) => inspect(x, { breakLength: Infinity });
 
-// Workers also end themselves when this process's IPC channel closes; this covers its ordinary exits.
-const children = new Set<ReturnType<typeof fork>>();
-process.on("exit", () => {
-  for (const child of children) {
-    child.kill("SIGKILL");
-  }
-});
-
-/** A worker, once it is ready. Each request to it is answered by its next message. */
+/**
+ * A worker, once it is ready; each request to it is answered by its next message. It ends itself when
+ * this process's IPC channel closes, however this process ends.
+ */
 async function startWorker(config: WorkerConfig) {
   const child = fork(WORKER, [JSON.stringify(config)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  children.add(child);
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
     child.once("exit", (code, signal) => resolve(signal ?? code)),
-  ).finally(() => children.delete(child));
+  );
   // A last message can be read after the exit is reported: it is given a moment to arrive.
   const gone = exited.then(() => sleep(200)).then(() => Promise.reject(new Error("a worker exited")));
   gone.catch(() => undefined);
@@ -134,8 +128,13 @@ async function commandStats(nodes: Node[]): Promise<Record<string, number>> {
 async function atRest(sandbox: RunningSandbox, nodes: Node[]) {
   const tenants = Array.from({ length: N + 1 }, (_, i) => {
     const c = sandbox.control.counters(i);
-    const [exchanges, reused, rateLimited] = [c.exchanges, c.reusedRefreshTokens, c.rateLimitedExchanges];
-    return { exchanges, calls: exchanges + c.refreshes, reused, rateLimited, sequence: 0 };
+    return {
+      exchanges: c.exchanges,
+      calls: c.exchanges + c.refreshes,
+      reused: c.reusedRefreshTokens,
+      rateLimited: c.rateLimitedExchanges,
+      sequence: 0,
+    };
   });
   // By the key's last part (`tokens`, `lock`); `marked`: sets marked in flight.
   const keys: Record<string, number> = {};
