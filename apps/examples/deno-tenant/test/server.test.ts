@@ -1,11 +1,15 @@
-// The README's lines as printed: the sandbox with its `--tenants`, then the `serve` line in bash, in a
-// process group of its own (bash, pnpm's shim, the deno package's bin and Deno), stopped as a whole.
+// The README's lines: the sandbox with its line's flags (started in process, for its counters), then the
+// `serve` line as printed, in bash, in a process group of its own (bash, pnpm's shim, the deno
+// package's bin and Deno), stopped as a whole.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { type RunningSandbox, startSandbox } from "@engage-voice/sandbox";
+import { SANDBOX_FLAGS } from "@engage-voice/sandbox/cli";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const folder = fileURLToPath(new URL("..", import.meta.url));
@@ -23,12 +27,26 @@ function block(name: string): string {
   return script;
 }
 
-const tenants = Number(/--tenants (\d+)/.exec(block("sandbox"))?.[1]);
+/**
+ * The sandbox line's options, read by the sandbox's own flag table (an unknown or renamed flag
+ * throws), after a check that it runs the sandbox package's bin.
+ */
+async function sandboxLine(): Promise<{ tenants: number }> {
+  const [command, ...args] = block("sandbox").trim().split(/\s+/).slice(2);
+  const manifest = createRequire(import.meta.url)("@engage-voice/sandbox/package.json");
+  expect(Object.keys(manifest.bin)).toContain(command);
+  const { values } = parseArgs({ args, options: SANDBOX_FLAGS, strict: true });
+  return { tenants: Number(values.tenants) };
+}
+
+const { tenants } = await sandboxLine();
 const tenant = Number(/sandbox-rc-token-tenant-(\d+)-ada/.exec(block("serve"))?.[1]);
 
 let sandbox: RunningSandbox;
 let denoDir: string;
 let server: { child: ChildProcess; url: string; exited: Promise<number | null> };
+/** The group's leader from the moment it is spawned: stopped after the tests, however they went. */
+let leader: ChildProcess | undefined;
 
 /** Runs the serve line with the sandbox's URL and a free port; resolves once it says where it listens. */
 async function serve(): Promise<typeof server> {
@@ -42,6 +60,7 @@ async function serve(): Promise<typeof server> {
     env: { ...process.env, DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  leader = child;
   const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
   let output = "";
   child.stderr?.on("data", (chunk: Buffer) => {
@@ -77,7 +96,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  const pid = server?.child.pid;
+  const pid = leader?.pid;
   if (pid !== undefined && groupAlive(pid)) {
     process.kill(-pid, "SIGKILL"); // a failed test leaves nothing running
   }
