@@ -6,6 +6,7 @@ export default defineConfig({
     "src/servers.ts",
     "src/child.ts",
     "src/processes.ts",
+    "src/readme.ts",
     "src/redis-global-setup.ts",
     "src/workspace.ts",
   ],
