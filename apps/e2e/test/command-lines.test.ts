@@ -1,7 +1,7 @@
 // The README lines that cannot run inside `pnpm test` without a registry or a second `pnpm test`
 // still cannot rot: an install line names only packages that exist (ours, or a package the README's
 // own package is tested with), and a maintainer's command names a workspace package and a script it
-// has (or a script file of the repository that exists). The blocks are the ones under `<!-- package-install:start -->` and
+// has (or a script file of the repository that exists, or a turbo task). The blocks are the ones under `<!-- package-install:start -->` and
 // `<!-- workspace-commands:start -->` (the marker rule is markdown-blocks.ts's).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -28,6 +28,13 @@ for (const file of markdownFiles()) {
   }
 }
 const root_ = read("package.json");
+// turbo.json allows comments: the task names are read from its "tasks" keys.
+const turboTasks = Object.fromEntries(
+  [...readFileSync(new URL("turbo.json", root), "utf8").matchAll(/^ {4}"([^"]+)": \{/gm)].map((m) => [
+    m[1],
+    true,
+  ]),
+);
 const ours = [...workspace.values()].filter((manifest) => !manifest.private).map(({ name }) => name);
 
 /** The lines of a block, comments and continuation dropped. */
@@ -77,6 +84,11 @@ describe("a maintainer's commands", () => {
         const script = /^bash (\S+)$/.exec(command)?.[1];
         if (script) {
           expect(() => readFileSync(new URL(script, root)), `${line}: no file ${script}`).not.toThrow();
+          continue;
+        }
+        const task = /^pnpm exec turbo run (\S+)/.exec(command)?.[1];
+        if (task) {
+          expect(Object.keys(turboTasks), `${line}: no turbo task ${task}`).toContain(task);
           continue;
         }
         const filtered = /^pnpm --filter (\S+) (?:run )?(\S+)/.exec(command);

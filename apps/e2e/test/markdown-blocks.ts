@@ -76,8 +76,14 @@ export const RUN = new Set(["js", "mjs"]);
 
 /** The source of every test of the repository, to find the tests that read a marker by name. */
 export function testSources(): { file: string; text: string }[] {
-  return repositoryFiles()
-    .filter((file) => /(^|\/)test\/.*\.(ts|mts|mjs|js)$/.test(file) && !file.includes("/.blocks/"))
-    .filter((file) => !file.endsWith("readme-blocks.test.ts") && !file.endsWith("markdown-blocks.ts"))
-    .map((file) => ({ file, text: readFileSync(new URL(file, root), "utf8") }));
+  return (
+    repositoryFiles()
+      // The tests, and the test kit's README runner, which the examples' tests call with block names.
+      .filter(
+        (file) => /(^|\/)test\/.*\.(ts|mts|mjs|js)$/.test(file) || file.startsWith("packages/test-kit/src/"),
+      )
+      .filter((file) => !file.includes("/.blocks/"))
+      .filter((file) => !file.endsWith("readme-blocks.test.ts") && !file.endsWith("markdown-blocks.ts"))
+      .map((file) => ({ file, text: readFileSync(new URL(file, root), "utf8") }))
+  );
 }
