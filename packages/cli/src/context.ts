@@ -25,6 +25,7 @@ import {
   tokenFile,
 } from "./config.js";
 import { CommandDeadline } from "./deadline.js";
+import { DebugLog } from "./debug-log.js";
 import { ENV } from "./env.js";
 import { CliError, EXIT, usageError } from "./exit.js";
 import { announceLockWaits } from "./lock-wait.js";
@@ -96,13 +97,15 @@ function instrument(
   base: typeof fetch,
   spinner: Spinner,
   deadline: CommandDeadline,
-  debug: ((line: string) => void) | undefined,
+  log: DebugLog | undefined,
 ) {
   const instrumented = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const method = init?.method ?? (input instanceof Request ? input.method : "GET");
+    const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
     const url = new URL(input instanceof Request ? input.url : String(input));
     // The query is never logged: the direct login sends the password in it.
     const where = `${method} ${loggablePath(url)}`;
+    // How the libraries name this try in their own debug line, which this one stands for.
+    const debug = (line: string) => log?.request(`${method} ${printablePath(url.pathname)}`, line);
     const end = spinner.begin(`Waiting for ${url.host}…`);
     const answered = deadline.request(url.origin);
     const started = performance.now();
@@ -110,11 +113,11 @@ function instrument(
     const signal = deadline.and(init?.signal ?? (input instanceof Request ? input.signal : undefined));
     try {
       const response = await base(input, { ...init, signal });
-      debug?.(`${where} → ${response.status} in ${Math.round(performance.now() - started)} ms`);
+      debug(`${where} → ${response.status} in ${Math.round(performance.now() - started)} ms`);
       return capped(response, MAX_ANSWER_BYTES);
     } catch (error) {
       const name = (error as { name?: unknown })?.name;
-      debug?.(
+      debug(
         `${where} → no answer (${typeof name === "string" ? name : "Error"}) after ${Math.round(performance.now() - started)} ms`,
       );
       throw error;
@@ -135,7 +138,8 @@ export async function createContext(
   const debug = values.debug === true || io.env[ENV.log] === "debug";
   const timeoutMs = timeoutOf((values.timeout as string | undefined) ?? (io.env[ENV.timeout] || undefined));
   const err = (text: string) => void io.stderr.write(text);
-  const debugLine = debug ? (line: string) => err(`[debug] ${line}\n`) : undefined;
+  const log = debug ? new DebugLog(err) : undefined;
+  const debugLine = log?.line;
   const profile = checkProfile(
     (values.profile as string | undefined) ?? (io.env[ENV.profile] || undefined) ?? DEFAULT_PROFILE,
   );
@@ -159,13 +163,17 @@ export async function createContext(
   const spinner = new Spinner(io.stderr, io.stderr.isTTY === true && !debug);
   const logger: Logger = {
     error: (message) => err(`engage-voice: warning: ${message}\n`),
-    ...(debugLine
-      ? { warn: (message: string) => debugLine(`warning: ${message}`), info: debugLine, debug: debugLine }
+    ...(log
+      ? {
+          warn: (message: string) => log.line(`warning: ${message}`),
+          info: log.library,
+          debug: log.library,
+        }
       : {}),
   };
   const sleep = (ms: number, signal?: AbortSignal) => {
+    // No debug line: the library's warning before each wait says how long it is.
     const end = spinner.begin(`Waiting ${Math.ceil(ms / 1000)} s before trying again (rate limit or retry)…`);
-    debugLine?.(`waiting ${ms} ms before trying again`);
     return waitFor(ms, deadline.and(signal)).finally(end);
   };
   const login = [
@@ -189,7 +197,7 @@ export async function createContext(
     json: values.json === true || (values.table !== true && io.stdout.isTTY !== true),
     debug,
     spinner,
-    fetch: instrument(globalThis.fetch, spinner, deadline, debugLine),
+    fetch: instrument(globalThis.fetch, spinner, deadline, log),
     logger,
     sleep,
     timeoutMs,

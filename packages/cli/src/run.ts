@@ -5,6 +5,8 @@ import type { Command, Context, Invocation, Io } from "./command.js";
 import { COMMAND_TABLE } from "./commands/index.js";
 import { createContext } from "./context.js";
 import { DeadlineError } from "./deadline.js";
+import { debugLines } from "./debug-log.js";
+import { ENV } from "./env.js";
 import { CliError, EXIT } from "./exit.js";
 import { ApiAnswerError, explain, type Situation } from "./explain.js";
 import type { OptionValues } from "./options.js";
@@ -69,8 +71,8 @@ export async function run(
     const error = abandoned ? ctx?.deadline.signal.reason : thrown;
     const { message, exitCode } = explain(error, ctx?.at ?? fallback);
     io.stderr.write(`engage-voice: ${message}\n`);
-    if (values.debug === true) {
-      io.stderr.write(`[debug] ${debugTrace(error)}\n`);
+    if (values.debug === true || io.env[ENV.log] === "debug") {
+      io.stderr.write(debugLines(debugTrace(error)));
     }
     return { exitCode, abandoned };
   } finally {

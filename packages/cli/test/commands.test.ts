@@ -331,7 +331,7 @@ describe("api-tokens", () => {
     const { username, password, platformId } = lee();
     const login = ["--username", username, "--platform-id", platformId, "--password-stdin", "--debug"];
     const created = await cli(["api-tokens", "create", ...login], { input: password });
-    expect(created.code).toBe(0);
+    expect(created.code, created.stderr).toBe(0);
     expect(created.stderr).toMatch(
       new RegExp(`\\[debug\\] POST ${sandbox.legacyUrl}/api/auth/login/admin → 200 in \\d+ ms`),
     );
@@ -343,7 +343,8 @@ describe("api-tokens", () => {
     expect(deleted.stderr).toContain("/voice/api/v1/admin/token/{apiToken} → 200");
     const again = await cli(["api-tokens", "delete", "--yes", token, ...login], { input: password });
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/^\[debug\] UnexpectedResponseError: .*\n\s+at /m);
+    // Every line of the stack carries the prefix too.
+    expect(again.stderr).toMatch(/^\[debug\] UnexpectedResponseError: .*\n\[debug\]\s+at /m);
   });
 });
 
