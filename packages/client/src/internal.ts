@@ -4,7 +4,7 @@
 export { backoffDelay, type CallPolicy, defaultLogger, runCall, sleep } from "./call-policy.js";
 export { editDistance } from "./edit-distance.js";
 export { quotableErrorCode } from "./error-code.js";
-export { defaultBaseUrls } from "./generated/hosts.js";
+export { defaultBaseUrls, formOperations } from "./generated/hosts.js";
 export { GUARDED } from "./media-types.js";
 export { callPolicyOf, unknownOption } from "./options.js";
 export { checkOrigin } from "./origin.js";
