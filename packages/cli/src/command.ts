@@ -59,6 +59,15 @@ export interface Invocation<O extends Options = Options> {
   out(text: string): void;
 }
 
+/** A word completion offers, with what it means. */
+export interface Word {
+  name: string;
+  summary: string;
+}
+
+/** Words by the command words typed before them (`api GET` → the paths of GET operations). */
+export type CompletionWords = readonly (readonly [path: string, words: readonly Word[]])[];
+
 interface About<O extends Options> {
   /** `login`, `api-tokens create`, … */
   name: string;
@@ -72,6 +81,11 @@ interface About<O extends Options> {
   /** The only values its argument may take: the parser refuses others, completion offers these. */
   choices?: readonly string[];
   options: O;
+  /**
+   * The words its arguments may take, for the completion scripts, keyed by the command words typed
+   * before them (`api`, then `api GET`). A function, so that the object imports no package.
+   */
+  completions?(): Promise<CompletionWords>;
   details?: readonly string[];
   examples: readonly Example[];
 }

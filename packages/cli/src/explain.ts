@@ -75,6 +75,13 @@ export function explain(error: unknown, at: Situation): Explained {
       const wait = error.retryAfterMs === undefined ? "later" : `in ${seconds(error.retryAfterMs)}`;
       return { message: `${at.host} is rate limiting: try again ${wait}`, exitCode: EXIT.failure };
     }
+    // `api` printed the answer's body on the line above: a 4xx is the request's fault, not the host's.
+    if (at.command === "api" && error.status < 500) {
+      return {
+        message: `${at.host} answered ${error.status}${code}: check the method, path and fields (the answer's body, if any, is on the line above)`,
+        exitCode: EXIT.failure,
+      };
+    }
     if (error.status === 404 && at.command === "api-tokens delete") {
       return {
         message: `${at.host} answered 404${code}: no such API token among yours (engage-voice api-tokens list shows them)`,

@@ -7,6 +7,8 @@ export interface OptionSpec {
   short?: string;
   /** The value's placeholder in help (`URL`, `NAME`): string options only. */
   value?: string;
+  /** May be given more than once (`-f a=1 -f b=2`): its value is then the list, in order. */
+  multiple?: boolean;
   description: string;
 }
 
@@ -16,13 +18,15 @@ export type Options = Readonly<Record<string, OptionSpec>>;
 export type ValuesOf<O extends Options> = {
   -readonly [K in keyof O]?: O[K]["type"] extends "boolean"
     ? boolean
-    : O[K]["type"] extends "string"
-      ? string
-      : string | boolean;
+    : O[K]["multiple"] extends true
+      ? string[]
+      : O[K]["type"] extends "string"
+        ? string
+        : string | boolean;
 };
 
 /** What `util.parseArgs` gives, before a command's own options narrow it. */
-export type OptionValues = Record<string, string | boolean | undefined>;
+export type OptionValues = Record<string, string | boolean | string[] | undefined>;
 
 export const GLOBAL_OPTIONS = {
   "base-url": {
@@ -33,7 +37,7 @@ export const GLOBAL_OPTIONS = {
   "legacy-base-url": {
     type: "string",
     value: "URL",
-    description: `deprecated host for api-tokens (default: the profile's, else https://portal.vacd.biz; env ${ENV.legacyBaseUrl})`,
+    description: `deprecated host, of api-tokens and some api paths (default: the profile's, else https://portal.vacd.biz; env ${ENV.legacyBaseUrl})`,
   },
   profile: {
     type: "string",

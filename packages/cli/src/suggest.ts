@@ -24,3 +24,31 @@ export function closest(word: string, candidates: readonly string[]): string | u
   }
   return best;
 }
+
+/**
+ * The path template (`/voice/api/v1/admin/token/{apiToken}`) a mistyped path most likely meant:
+ * compared segment by segment with the templates of as many segments, where a `{parameter}` takes
+ * any one segment and each other segment counts its edits, within two edits in all; else the nearest
+ * as a whole word (a trailing `/`, a path cut short). `undefined` when none is near enough.
+ */
+export function closestPath(path: string, templates: readonly string[]): string | undefined {
+  const typed = path.toLowerCase().split("/");
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const template of templates) {
+    const parts = template.toLowerCase().split("/");
+    if (parts.length !== typed.length) {
+      continue;
+    }
+    let distance = 0;
+    for (const [i, part] of parts.entries()) {
+      const segment = typed[i] ?? "";
+      distance += part.startsWith("{") ? (segment === "" ? 1 : 0) : editDistance(segment, part);
+    }
+    if (distance <= 2 && distance < bestDistance) {
+      best = template;
+      bestDistance = distance;
+    }
+  }
+  return best ?? closest(path, templates);
+}

@@ -33,12 +33,12 @@ export function printable(value: unknown): string {
 }
 
 /**
- * JSON for stdout, a terminal or a pipe: the unprintable characters that `JSON.stringify` leaves
+ * JSON for stdout (indented, or on one line), a terminal or a pipe: the unprintable characters that `JSON.stringify` leaves
  * as they are (C1, DEL, bidi controls, separators) are written as `\uXXXX` escapes, so the output
  * cannot act on a terminal and parses back to the same data.
  */
-export function jsonText(value: unknown): string {
-  const text = JSON.stringify(value, null, 2).replace(
+export function jsonText(value: unknown, indented = true): string {
+  const text = JSON.stringify(value, null, indented ? 2 : undefined).replace(
     UNESCAPED_BY_JSON,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
@@ -131,6 +131,28 @@ export class Spinner {
 }
 
 const MAX_STDIN = 64 * 1024;
+
+/**
+ * All of a stream, as it came (a request body), up to `maxBytes`: past it, a usage error naming `what`.
+ * A terminal is read too, up to Ctrl-D, as `cat` reads it.
+ */
+export async function readAll(
+  stream: NodeJS.ReadableStream,
+  what: string,
+  maxBytes: number,
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    size += bytes.byteLength;
+    if (size > maxBytes) {
+      throw usageError(`${what} is larger than ${Math.floor(maxBytes / 1024 / 1024)} MiB`);
+    }
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks);
+}
 
 /** All of stdin, without its final line break; a usage error when it is empty or huge. */
 export async function readStdin(stdin: InStream, what: string): Promise<string> {

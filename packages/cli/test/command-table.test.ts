@@ -4,8 +4,9 @@
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { operationTable } from "@engage-voice/client";
 import { describe, expect, it } from "vitest";
-import { bashScript, fishScript, zshScript } from "../src/commands/completion/scripts.js";
+import { argumentWords, bashScript, fishScript, zshScript } from "../src/commands/completion/scripts.js";
 import { SHELLS } from "../src/commands/completion/shells.js";
 import { COMMAND_TABLE, COMMANDS, GROUPS, HANDED_OVER } from "../src/commands/index.js";
 import { GLOBAL_OPTIONS, type Options } from "../src/options.js";
@@ -44,6 +45,17 @@ describe("the command array", () => {
     expect(missing, "add a row for each to the command table of packages/cli/README.md").toEqual([]);
   });
 
+  it("runs api for every line of the README's api block", async () => {
+    const readme = await readFile(join(dirname(BIN), "..", "README.md"), "utf8");
+    const block = readme.split("<!-- api:start -->")[1]?.split("<!-- api:end -->")[0] ?? "";
+    const lines = block.split("\n").filter((line) => line.includes("engage-voice api"));
+    expect(lines.length).toBeGreaterThan(5);
+    for (const line of lines) {
+      const parsed = parseCommandLine(argsOf(line.replace(/\s+#.*$/, "")));
+      expect(parsed.kind === "run" && parsed.spec.name, line).toBe("api");
+    }
+  });
+
   it("names each command once", () => {
     const names = COMMANDS.map((command) => command.name);
     expect(new Set(names).size).toBe(names.length);
@@ -69,7 +81,7 @@ describe("completion", () => {
   /** What the bash script offers for a command line whose last word is being typed. */
   async function bashOffers(...words: string[]): Promise<string[]> {
     const script = join(await tempHome(), "engage-voice.bash");
-    await writeFile(script, bashScript(COMMAND_TABLE));
+    await writeFile(script, bashScript(COMMAND_TABLE, await argumentWords(COMMAND_TABLE)));
     const shellWords = ["engage-voice", ...words].map((w) => `'${w}'`).join(" ");
     const out = execFileSync(
       "bash",
@@ -108,6 +120,40 @@ describe("completion", () => {
       );
     },
   );
+
+  it("bash offers api's methods and the document's paths, after a method the paths it has", async () => {
+    const upper = (method: string) => method.toUpperCase();
+    const pathsOf = (method: string) => [
+      ...new Set(operationTable.filter((op) => op.method === method).map((op) => op.path)),
+    ];
+    const methods = [...new Set(operationTable.map((op) => upper(op.method)))];
+    expect(await bashOffers("api", "")).toEqual(sorted([...methods, ...pathsOf("get")]));
+    // Past the values of -F/-f (short options that take one) as past those of long ones.
+    expect(await bashOffers("api", "-F", "a=1", "--profile", "ci", "")).toEqual(
+      sorted([...methods, ...pathsOf("get")]),
+    );
+    for (const method of new Set(operationTable.map((op) => op.method))) {
+      expect(await bashOffers("api", upper(method), "")).toEqual(sorted(pathsOf(method)));
+    }
+    expect(await bashOffers("api", "DELETE", "/voice/api/v1/admin/t")).toEqual(
+      pathsOf("delete").filter((path) => path.startsWith("/voice/api/v1/admin/t")),
+    );
+    expect(await bashOffers("api", "-f", "")).toEqual([]);
+  });
+
+  it.each([
+    ["zsh", zshScript],
+    ["fish", fishScript],
+  ])("the %s script offers the document's paths after api", async (_, script) => {
+    const text = script(COMMAND_TABLE, await argumentWords(COMMAND_TABLE));
+    for (const op of operationTable) {
+      expect(text).toContain(`'${op.path}`);
+      // zsh keys its words by `api POST`; fish by the words seen so far.
+      expect(text).toMatch(
+        new RegExp(`'api ${op.method.toUpperCase()}'|seen_subcommand_from ${op.method.toUpperCase()};`),
+      );
+    }
+  });
 
   it("bash offers nothing for an option's value, nor for the sandbox's own flags", async () => {
     expect(await bashOffers("users", "--profile", "")).toEqual([]);

@@ -126,6 +126,14 @@ describe.skipIf(!hasScript)("on a terminal", () => {
     expect(JSON.parse(json.output.replace(/\r/g, ""))).toHaveLength(3);
   });
 
+  it("api indents a JSON answer on a terminal (in a pipe it is one line: api.test.ts)", async () => {
+    const { code, output } = await onTerminal(home, ["api", "GET", "/voice/api/v1/admin/accounts"]);
+    expect(code).toBe(0);
+    const text = output.replace(/\r/g, "");
+    expect(text).toMatch(/^\[\n {2}\{\n {4}"accountId": /);
+    expect(JSON.parse(text)).toHaveLength(3);
+  });
+
   // No race: the spinner's 0.4 s timer and the 2 s wait are timers of the same process, started in
   // that order, and Node runs due timers in order of their expiry, however late it gets to them.
   it("a rate limit's Retry-After is waited out with a spinner that says so", async () => {

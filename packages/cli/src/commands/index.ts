@@ -2,6 +2,7 @@
 // scripts and the tests read this array; a command is added here and in its own folder, nowhere else.
 import type { Command, CommandTable } from "../command.js";
 import { accounts } from "./accounts/index.js";
+import { api } from "./api/index.js";
 import { apiTokensCreate } from "./api-tokens/create/index.js";
 import { apiTokensDelete } from "./api-tokens/delete/index.js";
 import { apiTokensList } from "./api-tokens/list/index.js";
@@ -21,6 +22,7 @@ export const COMMANDS: readonly Command[] = [
   apiTokensCreate,
   apiTokensList,
   apiTokensDelete,
+  api,
   logout,
   profiles,
   completion,

@@ -1,14 +1,9 @@
 // The completion scripts, drawn from the command array: each holds every command, option and choice,
 // so completing runs no engage-voice process. Options that take a value skip that value when the
 // scripts find the command words, so `--profile ci users` completes as `users`.
-import type { CommandTable } from "../../command.js";
+import type { CommandTable, CompletionWords, Word } from "../../command.js";
 import { GLOBAL_OPTIONS, type Options } from "../../options.js";
 import { firstWords } from "../../words.js";
-
-interface Word {
-  name: string;
-  summary: string;
-}
 
 /** What may come next after each sequence of command words (`""`, `api-tokens`, `users`, …). */
 interface Table {
@@ -20,7 +15,16 @@ interface Table {
   valued: string[];
 }
 
-function table(commandLine: CommandTable): Table {
+/**
+ * The words of the commands' arguments (`api`'s methods and paths), which their `completions()`
+ * load: the scripts take them from here, so that the parser's objects import no package.
+ */
+export async function argumentWords(commandLine: CommandTable): Promise<CompletionWords> {
+  const lists = await Promise.all(commandLine.commands.map((command) => command.completions?.() ?? []));
+  return lists.flat();
+}
+
+function table(commandLine: CommandTable, args: CompletionWords): Table {
   const { commands, groups, handedOver } = commandLine;
   const top = firstWords(commandLine);
   const words: [string, Word[]][] = [["", top]];
@@ -41,12 +45,18 @@ function table(commandLine: CommandTable): Table {
       words.push([command.name, command.choices.map((name) => ({ name, summary: name }))]);
     }
   }
+  for (const [path, list] of args) {
+    words.push([path, [...list]]);
+  }
   const options = commands.map((c): [string, Options] => [c.name, { ...c.options, ...GLOBAL_OPTIONS }]);
   const valued = new Set<string>();
   for (const [, all] of [["", GLOBAL_OPTIONS] as const, ...options]) {
     for (const [name, spec] of Object.entries(all)) {
       if (spec.type === "string") {
         valued.add(`--${name}`);
+        if (spec.short) {
+          valued.add(`-${spec.short}`);
+        }
       }
     }
   }
@@ -59,9 +69,9 @@ const flags = (options: Options) =>
 /** A word in single quotes for bash and zsh. */
 const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-export function bashScript(commandLine: CommandTable): string {
+export function bashScript(commandLine: CommandTable, args: CompletionWords = []): string {
   const { handedOver } = commandLine;
-  const { words, options, valued } = table(commandLine);
+  const { words, options, valued } = table(commandLine, args);
   const lines = [
     "# engage-voice completion for bash. In this shell: source <(engage-voice completion bash)",
     "# In every shell: engage-voice completion bash > ~/.local/share/bash-completion/completions/engage-voice",
@@ -110,9 +120,9 @@ const describedFlags = (options: Options) =>
     ])
     .join(" ");
 
-export function zshScript(commandLine: CommandTable): string {
+export function zshScript(commandLine: CommandTable, args: CompletionWords = []): string {
   const { handedOver } = commandLine;
-  const { words, options, valued } = table(commandLine);
+  const { words, options, valued } = table(commandLine, args);
   const lines = [
     "#compdef engage-voice",
     "# engage-voice completion for zsh. In this shell (after compinit): source <(engage-voice completion zsh)",
@@ -162,9 +172,9 @@ export function zshScript(commandLine: CommandTable): string {
 /** A word in single quotes for fish, where only `\` and `'` are escaped inside them. */
 const fishQuoted = (text: string) => `'${text.replace(/[\\']/g, (char) => `\\${char}`)}'`;
 
-export function fishScript(commandLine: CommandTable): string {
+export function fishScript(commandLine: CommandTable, args: CompletionWords = []): string {
   const { handedOver } = commandLine;
-  const { words } = table(commandLine);
+  const { words } = table(commandLine, args);
   const top = words.find(([path]) => path === "")?.[1] ?? [];
   /** fish's condition for "the command words typed so far are `path`". */
   const after = (path: string) =>
