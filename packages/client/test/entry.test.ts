@@ -60,6 +60,7 @@ describe("entries", () => {
       "defaultBaseUrls",
       "defaultLogger",
       "editDistance",
+      "formOperations",
       "quotableErrorCode",
       "runCall",
       "sleep",

@@ -15,12 +15,6 @@ declare global {
   const metrics: { count(name: string, labels: Record<string, string>): void };
   const customerId: string;
   const rcAccessToken: string;
-  // The client README's credentials: a RingCentral token, an access token, a deprecated login.
-  const parentPlatformToken: string;
-  const accessToken: string;
-  const username: string;
-  const password: string;
-  const platformId: string;
   const auth: TokenManager;
   const sandbox: RunningSandbox;
   const startSandbox: typeof start;
