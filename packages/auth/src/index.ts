@@ -41,6 +41,7 @@ export {
   type TenantPoolOptions,
 } from "./pool.js";
 export { type LockHold, memoryStore, type TokenStore } from "./store.js";
+export type { LockingRules } from "./store-rules.js";
 export { TENANT_PATTERN, TenantMismatchError } from "./tenant.js";
 export { fromStored, type Session, type TokenSet } from "./tokens.js";
 export type { Clock, FetchLike, Logger } from "./types.js";

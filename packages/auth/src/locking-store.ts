@@ -13,8 +13,13 @@
 //   know whether the token was spent, so it exchanges. A holder that lives to see its call fail puts
 //   the token back while it still holds the lock, so an ordinary failure costs no exchange. A set gone
 //   from the store altogether is treated the same way: its refresh token is not presented again.
+//
+// A store with a lock carries these rules as its `lockingRules` (the store kit exports them): an app
+// whose stores never lock does not ship them, and a store with a lock but without them is refused
+// (store-rules.ts).
 import { describe, EngageVoiceAuthError, storeFailed, VERBOSE } from "./errors.js";
 import type { LockHold, TokenStore } from "./store.js";
+import type { LockingRules, StoreRules, WriteInTurn } from "./store-rules.js";
 import { type TokenSet, withoutRefreshToken } from "./tokens.js";
 import type { Logger } from "./types.js";
 
@@ -129,25 +134,18 @@ async function underLock(
   }
 }
 
-/** Writes a set as the store's, in turn with the session's other writes. */
-export type WriteInTurn = (tokens: TokenSet) => Promise<void>;
-
 /**
  * The rules of a store with a lock, for one session: what it must write before and after a refresh,
- * what a read of the store means for the set it holds, and how a renewal runs under the lock. For a
- * store without a lock each rule does nothing, so the session calls them the same way for every store.
+ * what a read of the store means for the set it holds, and how a renewal runs under the lock.
  */
-export function lockingStore(store: TokenStore, logger: Logger) {
-  const locks = store.lock !== undefined;
+export const lockingRules: LockingRules = (store: TokenStore, logger: Logger): StoreRules => {
   // The set this session knows its store holds (read there or written there): once it is gone from a
   // store with a lock, another process may have spent its refresh token meanwhile.
   let inStore: TokenSet | undefined;
   const { saw, isNews, forgetSeen } = seenSets();
   return {
-    /** Whether renewals run under the store's lock. */
-    locks,
-    /** Whether a fresh set may be read without the lock first (a store that offers `peek`). */
-    readsWithoutLock: locks && typeof store.peek === "function",
+    locks: true,
+    readsWithoutLock: typeof store.peek === "function",
     /** `tokens` was just written to the store, or read from it. */
     stored(tokens: TokenSet): void {
       inStore = tokens;
@@ -166,13 +164,6 @@ export function lockingStore(store: TokenStore, logger: Logger) {
      * exchange: another process may have spent the held refresh token.
      */
     afterRead(held: TokenSet | undefined, stored: TokenSet | undefined, read: boolean): TokenSet | undefined {
-      if (!locks) {
-        // One process's store: which set is newer is decided by `sequence`, not by expiry times (on
-        // each process's own clock, which may be off).
-        return stored && stored.accessToken !== held?.accessToken && stored.sequence >= (held?.sequence ?? 0)
-          ? stored
-          : held;
-      }
       if (!read) {
         if (!held?.refreshToken) {
           return held;
@@ -201,9 +192,6 @@ export function lockingStore(store: TokenStore, logger: Logger) {
     },
     /** Before a refresh presents `current`'s token: the mark, or no token call at all. */
     async beforeRefresh(current: TokenSet, write: WriteInTurn): Promise<void> {
-      if (!locks) {
-        return;
-      }
       await write(markInFlight(current)).catch((error: unknown) => {
         if (error instanceof EngageVoiceAuthError) {
           throw error;
@@ -220,9 +208,6 @@ export function lockingStore(store: TokenStore, logger: Logger) {
      * while the lock is ours: a successor may have found the mark and acted on it.
      */
     async putBack(current: TokenSet, hold: LockHold | undefined, write: WriteInTurn): Promise<void> {
-      if (!locks) {
-        return;
-      }
       const ours = await stillHeld(hold).then(
         () => true,
         () => false,
@@ -238,7 +223,7 @@ export function lockingStore(store: TokenStore, logger: Logger) {
     },
     /** Runs a renewal under the store's lock (`underLock`, above). */
     underLock: (run: (hold?: LockHold) => Promise<TokenSet>) => underLock(store, logger, run),
+    stillHeld,
+    lostLock: (error) => error instanceof LockLost,
   };
-}
-
-export type LockingStore = ReturnType<typeof lockingStore>;
+};

@@ -2,6 +2,7 @@
 import { rm } from "node:fs/promises";
 import { storeFailed, VERBOSE } from "./errors.js";
 import { withFileLock } from "./file-lock.js";
+import { lockingRules } from "./locking-store.js";
 import { boolean, integer, invalid, optionsOf, refuseUnknown } from "./options.js";
 import { type FileRefusal, MAX_TOKEN_FILE_BYTES, readRegularFile, writePrivateFile } from "./private-file.js";
 import type { TokenStore } from "./store.js";
@@ -119,7 +120,9 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
         throw failed("The token file could not be removed", error);
       }
     },
-    ...(lock ? { lock: <T>(task: () => Promise<T>) => withFileLock(`${path}.lock`, locking, task) } : {}),
+    ...(lock
+      ? { lock: <T>(task: () => Promise<T>) => withFileLock(`${path}.lock`, locking, task), lockingRules }
+      : {}),
     // A file answers at once or fails: a set another process renewed is taken without the lock.
     peek: read,
   };

@@ -9,7 +9,6 @@ import {
   RefreshRejectedError,
 } from "./errors.js";
 import { BudgetSpent } from "./exchange-limiter.js";
-import { LockLost, stillHeld } from "./locking-store.js";
 import type { RenewalDeps, RenewalParts } from "./renewal.js";
 import type { LockHold } from "./store.js";
 import type { TokenSet } from "./tokens.js";
@@ -45,7 +44,7 @@ export function renewalCalls(deps: RenewalDeps, parts: RenewalParts) {
   async function exchange(hold: LockHold | undefined, signal: AbortSignal): Promise<TokenSet> {
     // The parent token first: a tenant whose rcAccessToken fails takes no slot of a shared budget.
     const rcToken = await deps.parentToken();
-    await stillHeld(hold);
+    await locking.stillHeld(hold);
     signal.throwIfAborted();
     await budget.take();
     try {
@@ -104,7 +103,7 @@ export function renewalCalls(deps: RenewalDeps, parts: RenewalParts) {
     }
     const inTurn = (set: TokenSet) => writeInTurn(deps, parts, gen, set);
     await locking.beforeRefresh(current, inTurn);
-    await stillHeld(hold);
+    await locking.stillHeld(hold);
     let next: TokenSet;
     try {
       next = await calls.refresh(current as TokenSet & { refreshToken: string });
@@ -129,7 +128,7 @@ export function renewalCalls(deps: RenewalDeps, parts: RenewalParts) {
       try {
         return await commit(gen, await exchange(hold, signal), "exchange");
       } catch (cause) {
-        if (!session.isCurrent(gen) || cause instanceof LockLost || cause instanceof BudgetSpent) {
+        if (!session.isCurrent(gen) || locking.lostLock(cause) || cause instanceof BudgetSpent) {
           throw cause;
         }
         throw new ReauthRequiredError(error, cause);

@@ -5,12 +5,12 @@ import type { KeptTokenBackoff } from "./backoff.js";
 import { backoffDelay } from "./backoff.js";
 import { describe, isTransient, type RateLimitedError } from "./errors.js";
 import { BudgetSpent, type ExchangeSlots } from "./exchange-limiter.js";
-import { type LockingStore, LockLost } from "./locking-store.js";
 import { renewalCalls } from "./renewal-calls.js";
 import { meets, type Need, type RenewalPolicy } from "./renewal-policy.js";
 import { type RenewalSlots, unbounded } from "./renewal-slots.js";
 import type { Session } from "./session.js";
 import type { LockHold, TokenStore } from "./store.js";
+import type { StoreRules } from "./store-rules.js";
 import type { WritesInTurn } from "./store-writes.js";
 import type { tokenCalls } from "./token-calls.js";
 import { fromStored, type TokenSet } from "./tokens.js";
@@ -46,7 +46,7 @@ export interface RenewalDeps {
 /** What a renewal shares with its session. */
 export interface RenewalParts {
   session: Session;
-  locking: LockingStore;
+  locking: StoreRules;
   writes: WritesInTurn;
   backoff: KeptTokenBackoff;
   emit: (event: CyclerEvent) => void;
@@ -59,7 +59,7 @@ export interface RenewalParts {
  */
 function afterFailure(
   deps: RenewalDeps,
-  { session, backoff, emit }: RenewalParts,
+  { session, locking, backoff, emit }: RenewalParts,
   failed: { gen: number; need: Need; signal: AbortSignal; attempt: number },
   error: unknown,
 ): number {
@@ -70,7 +70,7 @@ function afterFailure(
     throw error;
   }
   emit({ type: "failed", code: String((error as { code?: unknown }).code) });
-  if (!session.isCurrent(gen) || error instanceof LockLost || signal.aborted) {
+  if (!session.isCurrent(gen) || locking.lostLock(error) || signal.aborted) {
     throw error;
   }
   const current = session.held();

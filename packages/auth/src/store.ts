@@ -1,3 +1,4 @@
+import type { LockingRules } from "./store-rules.js";
 import type { TokenSet } from "./tokens.js";
 
 /**
@@ -30,7 +31,9 @@ export interface LockHold {
  * lock around it (a file lock, a database row lock) so that only one of them spends the refresh
  * token while the others wait and then read the new set. It may pass the task a {@link LockHold}: the
  * manager then checks it right before each token call, so a holder that stalled until its lock was
- * taken over does not spend a refresh token its successor may be spending.
+ * taken over does not spend a refresh token its successor may be spending. A store with `lock` carries
+ * the rules a session follows under it as `lockingRules` (from `@engage-voice/auth/store-kit`); a
+ * manager refuses one without them.
  */
 export interface TokenStore {
   /**
@@ -42,6 +45,13 @@ export interface TokenStore {
   set(tokens: TokenSet): Promise<void>;
   clear(): Promise<void>;
   lock?<T>(task: (hold?: LockHold) => Promise<T>): Promise<T>;
+  /**
+   * Required with `lock`: `lockingRules` of `@engage-voice/auth/store-kit`, the rules a session
+   * follows under the lock (the lock checked before each token call, the refresh marked in flight,
+   * which stored set is newer). Carried by the store, so that an app whose stores never lock does
+   * not ship them; a spread store (`{ ...redisStore(options), lock }`) keeps them.
+   */
+  readonly lockingRules?: LockingRules;
   /**
    * Reads the set without the lock, answering quickly or failing: a local file, or Redis under a
    * deadline shorter than the lock's. A manager whose set needs renewing looks here first and takes a

@@ -1,10 +1,10 @@
 import { keptTokenBackoff } from "./backoff.js";
 import { describe, EngageVoiceAuthError } from "./errors.js";
-import { lockingStore } from "./locking-store.js";
 import { type CyclerEvent, type RenewalDeps, renewalOf } from "./renewal.js";
 import { meets } from "./renewal-policy.js";
 import { createSession, loggedOut } from "./session.js";
 import { sharedRenewal } from "./shared-renewal.js";
+import { rulesOf } from "./store-rules.js";
 import { writesInTurn } from "./store-writes.js";
 
 export type { CyclerEvent } from "./renewal.js";
@@ -30,7 +30,7 @@ export interface CyclerDeps extends RenewalDeps {
  * - A caller without a servable token waits for the renewal, within its own signal; once every
  *   caller that started it has given up, the renewal is given up too.
  * - A renewal reads the store first (under its lock when it has one: locking-store.ts holds those
- *   rules), then refreshes, or exchanges when no refresh token may be presented; it stores the new
+ *   rules, which such a store carries; store-rules.ts, those of a store without), then refreshes, or exchanges when no refresh token may be presented; it stores the new
  *   set before anyone gets it.
  * - logout() starts a new generation: whatever a renewal of the old one brings is discarded.
  * - close() refuses new work at once, lets the renewals in flight end within its time, then gives up
@@ -42,7 +42,7 @@ export interface CyclerDeps extends RenewalDeps {
 export function createTokenCycler(deps: CyclerDeps) {
   const { logger, clock, policy, tenant } = deps;
   const session = createSession(tenant, deps.mainAccountId, logger);
-  const locking = lockingStore(deps.store, logger);
+  const locking = rulesOf(deps.store, logger);
   const writes = writesInTurn();
   const backoff = keptTokenBackoff(deps.random);
   const emit = (event: CyclerEvent) => {

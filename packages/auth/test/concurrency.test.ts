@@ -1,6 +1,7 @@
 import { createClient } from "@engage-voice/client";
 import { describe, expect, it } from "vitest";
 import { memoryStore, type TokenStore } from "../src/index.js";
+import { lockingRules } from "../src/store-kit.js";
 import { BASE, hostsFor, setup } from "./fake-server.js";
 
 const many = <T>(count: number, task: () => Promise<T>) => Promise.all(Array.from({ length: count }, task));
@@ -64,6 +65,7 @@ describe("one token call for all concurrent callers", () => {
     let queue: Promise<unknown> = Promise.resolve();
     const locked: TokenStore = {
       ...shared,
+      lockingRules,
       lock: (task) => {
         const run = queue.then(() => task());
         queue = run.catch(() => {});

@@ -1,8 +1,10 @@
 // The rules of a store with a lock, alone: the session that uses them is token-cycler.ts's.
 import { describe, expect, it } from "vitest";
 import { EngageVoiceAuthError } from "../src/errors.js";
-import { LockLost, lockingStore, markInFlight } from "../src/locking-store.js";
+import { createTokenManager } from "../src/index.js";
+import { LockLost, lockingRules as lockingStore, markInFlight } from "../src/locking-store.js";
 import { memoryStore, type TokenStore } from "../src/store.js";
+import { rulesOf } from "../src/store-rules.js";
 import { fromStored, type TokenSet } from "../src/tokens.js";
 import { recordingLogger } from "./fake-server.js";
 
@@ -15,21 +17,37 @@ const set = (n: number, refreshToken: string | undefined = `refresh-${n}`) =>
     sequence: n,
   }) as TokenSet;
 
-const locked = (): TokenStore => ({ ...memoryStore(), lock: (task) => task() });
+const locked = (): TokenStore => ({ ...memoryStore(), lock: (task) => task(), lockingRules: lockingStore });
 
-describe("lockingStore", () => {
-  it("does nothing for a store without a lock", async () => {
+describe("the rules of a store", () => {
+  it("do nothing for a store without a lock, whose newest set is the one of the highest sequence", async () => {
     const { logger, lines } = recordingLogger();
-    const rules = lockingStore(memoryStore(), logger);
+    // A store's rules without its lock (a spread store whose lock was left out) are not used.
+    const rules = rulesOf({ ...memoryStore(), lockingRules: lockingStore }, logger);
     const held = set(1);
     expect(rules.locks).toBe(false);
+    expect(rules.afterRead(held, set(2), true)?.sequence).toBe(2);
+    expect(rules.afterRead(set(2), held, false)?.sequence).toBe(2);
+    await rules.stillHeld({ aborted: true });
+    expect(rules.lostLock(new LockLost())).toBe(false);
     expect(rules.afterRead(held, markInFlight(held), true)).toBe(held);
     expect(rules.afterRead(held, undefined, true)).toBe(held);
     const written: TokenSet[] = [];
-    await rules.beforeRefresh(held, async (s) => void written.push(s));
-    await rules.putBack(held, undefined, async (s) => void written.push(s));
+    await rules.beforeRefresh(held, async (s: TokenSet) => void written.push(s));
+    await rules.putBack(held, undefined, async (s: TokenSet) => void written.push(s));
     expect(written).toEqual([]);
     expect(lines).toEqual([]);
+  });
+
+  it("are refused for a store with a lock that does not carry them, in every build", () => {
+    const store: TokenStore = { ...memoryStore(), lock: (task) => task() };
+    expect(() => rulesOf(store, recordingLogger().logger)).toThrow(
+      expect.objectContaining({ code: "invalid_options", message: expect.stringMatching(/lockingRules/) }),
+    );
+    expect(() => createTokenManager({ rcAccessToken: "t", tenant: "acme", store })).toThrow(/lockingRules/);
+    const rules = rulesOf(locked(), recordingLogger().logger);
+    expect(rules.locks).toBe(true);
+    expect(rules.lostLock(new LockLost())).toBe(true);
   });
 
   it("takes the mark of a refresh that never came back, so the session exchanges", () => {
@@ -77,7 +95,7 @@ describe("lockingStore", () => {
     const rules = lockingStore(locked(), recordingLogger().logger);
     const held = set(1);
     const written: TokenSet[] = [];
-    await rules.beforeRefresh(held, async (s) => void written.push(s));
+    await rules.beforeRefresh(held, async (s: TokenSet) => void written.push(s));
     expect(written.map((s) => s.refreshToken)).toEqual([undefined]);
     const refused = async () => {
       throw new Error("disk full");
@@ -100,9 +118,9 @@ describe("lockingStore", () => {
     const rules = lockingStore(locked(), logger);
     const held = set(1);
     const written: TokenSet[] = [];
-    await rules.putBack(held, { aborted: true }, async (s) => void written.push(s));
+    await rules.putBack(held, { aborted: true }, async (s: TokenSet) => void written.push(s));
     expect(written).toEqual([]);
-    await rules.putBack(held, { aborted: false }, async (s) => void written.push(s));
+    await rules.putBack(held, { aborted: false }, async (s: TokenSet) => void written.push(s));
     expect(written).toEqual([held]);
     await rules.putBack(held, undefined, async () => {
       throw new Error("down");
@@ -113,7 +131,7 @@ describe("lockingStore", () => {
   it("takes a lost lock once more, reading again, and gives up after that", async () => {
     const { logger, lines } = recordingLogger();
     let tries = 0;
-    const store: TokenStore = { ...memoryStore(), lock: (task) => task() };
+    const store = locked();
     const rules = lockingStore(store, logger);
     const once = async () => {
       tries++;

@@ -1,6 +1,7 @@
 import { createClient } from "@engage-voice/client";
 import { describe, expect, it } from "vitest";
 import { memoryStore, type TokenStore } from "../src/index.js";
+import { lockingRules } from "../src/store-kit.js";
 import { toTokenSet } from "../src/tokens.js";
 import { BASE, HOSTED_TENANT, hostsFor } from "./fake-server.js";
 
@@ -10,6 +11,7 @@ function lockedMemoryStore(): TokenStore {
   let queue: Promise<unknown> = Promise.resolve();
   return {
     ...store,
+    lockingRules,
     lock<T>(task: () => Promise<T>) {
       const run = queue.then(task);
       queue = run.catch(() => {});

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTokenManager, memoryStore, type TokenStore } from "../src/index.js";
 import { fileStore } from "../src/node.js";
+import { lockingRules } from "../src/store-kit.js";
 import { fromStored, type TokenSet } from "../src/tokens.js";
 
 const WATCHED = ["fetch", "Request", "Response", "Headers"] as const;
@@ -105,6 +106,7 @@ describe("start-up", () => {
     let locks = 0;
     const store: TokenStore = {
       ...shared,
+      lockingRules,
       lock: (task) => {
         locks++;
         return task();

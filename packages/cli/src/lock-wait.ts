@@ -29,8 +29,10 @@ export function announceLockWaits(
   }
   const wrapped: TokenStore = {
     // Its peek goes with it: a wrapper that dropped it would take the lock on every renewal, even
-    // when another process has just stored a fresh set.
+    // when another process has just stored a fresh set. So do the rules of its lock, which a manager
+    // needs of a store with a lock.
     ...(store.peek ? { peek: store.peek.bind(store) } : {}),
+    ...(store.lockingRules ? { lockingRules: store.lockingRules } : {}),
     get: () => store.get(),
     set: (tokens) => store.set(tokens),
     clear: () => store.clear(),

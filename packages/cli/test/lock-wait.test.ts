@@ -74,6 +74,20 @@ describe("announceLockWaits", () => {
     expect(peeked).toEqual(["peek"]);
   });
 
+  it("keeps the rules of the store's lock, without which a manager refuses the store", () => {
+    const lockingRules: NonNullable<TokenStore["lockingRules"]> = () => {
+      throw new Error("not called here");
+    };
+    const store = announceLockWaits(
+      { ...memoryStore(), lock: (task) => task(), lockingRules },
+      "the session",
+      {
+        begin: () => () => {},
+      },
+    );
+    expect(store.lockingRules).toBe(lockingRules);
+  });
+
   it("leaves a store without a lock as it is", () => {
     const plain = memoryStore();
     expect(announceLockWaits(plain, "the session", { begin: () => () => {} })).toBe(plain);

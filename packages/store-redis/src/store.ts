@@ -2,6 +2,7 @@ import {
   fromStored,
   integer,
   invalidOptions,
+  lockingRules,
   MAX_SEQUENCE,
   optionsOf,
   refuseUnknown,
@@ -247,6 +248,9 @@ export function redisStore(options: RedisStoreOptions): RedisTokenStore {
     },
     lock: (task) =>
       withRedisLock(client, lockKey, { lockTtlMs, lockTimeoutMs, commandTimeoutMs, channel, released }, task),
+    // The rules a manager follows under that lock (the lock checked before each token call, the
+    // refresh marked in flight): a store with a lock carries them.
+    lockingRules,
     close: async () => {
       await released?.close();
     },

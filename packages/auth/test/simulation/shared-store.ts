@@ -3,6 +3,7 @@
 // the faults of a real one: a command that fails, one that hangs until its deadline, a restart with
 // nothing, a failover to a replica that missed the last writes. Every command waits for the scheduler.
 import type { LockHold, TokenStore } from "../../src/index.js";
+import { lockingRules } from "../../src/store-kit.js";
 import type { SimClock } from "./clock.js";
 
 export const LOCK_TTL_MS = 3_000;
@@ -89,6 +90,7 @@ export function sharedStore(options: {
       peek: () => command(sender, `peek ${tenant}`, read),
       set: (tokens) => command(sender, `set ${tenant}`, () => write(JSON.stringify({ ...tokens }))),
       clear: () => command(sender, `clear ${tenant}`, () => write(undefined)),
+      lockingRules,
       async lock<T>(task: (hold?: LockHold) => Promise<T>): Promise<T> {
         const giveUpAt = clock.now() + LOCK_WAIT_MS;
         let mine: Lock | undefined;
