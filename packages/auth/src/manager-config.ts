@@ -1,7 +1,7 @@
 // createTokenManager's options, read in one pass into a typed configuration before anything is wired:
 // every check of an option runs here, and the wiring (manager.ts) reads only the result.
 import { callLimits, type Sleep } from "@engage-voice/client";
-import { defaultBaseUrls, defaultLogger } from "@engage-voice/client/internal";
+import { defaultBaseUrls, defaultLogger, sleep } from "@engage-voice/client/internal";
 import { VERBOSE } from "./errors.js";
 import { exchangeLimitDefaults } from "./exchange-limiter.js";
 import {
@@ -15,7 +15,6 @@ import {
   requireClock,
   requireLogger,
   requireRefreshWindow,
-  requireSleep,
   requireStore,
 } from "./options.js";
 import { globalFetch } from "./requests.js";
@@ -145,6 +144,7 @@ export function readManagerConfig(options: TokenManagerOptions): ManagerConfig {
   if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
     refuseUnknown(given, managerOptionNames, "createTokenManager()");
   }
+  // Every build: the checks that keep a credential where it belongs (the base URL, the transport).
   const base = requireBase(given.baseUrl, defaultBaseUrls.main, given.allowInsecureHttp);
   if (base.origin === defaultBaseUrls.legacy) {
     throw invalid(
@@ -153,27 +153,49 @@ export function readManagerConfig(options: TokenManagerOptions): ManagerConfig {
         : "baseUrl",
     );
   }
+  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
+    checkShared(given);
+  }
   const shared = {
     origin: base.origin,
-    fetch: optionalFunction("fetch", given.fetch) ?? globalFetch,
-    logger: requireLogger(given.logger, defaultLogger()),
-    clock: requireClock(given.clock),
-    sleep: requireSleep(given.sleep),
-    random: optionalFunction("random", given.random) ?? Math.random,
-    refreshWindow: requireRefreshWindow(given.refreshWindow),
-    retries: integer("retries", given.retries, 2, 0, 10),
-    timeoutMs: integer("timeoutMs", given.timeoutMs, 30_000, 1, callLimits.timeoutMs),
-    maxRetries: integer("maxRetries", given.maxRetries, 2, 0, callLimits.maxRetries),
-    exchangesPerMinute: integer(
-      "exchangesPerMinute",
-      given.exchangesPerMinute,
-      exchangeLimitDefaults.perMinute,
-      1,
-      1_000,
-    ),
-    onTokens: optionalFunction("onTokens", given.onTokens),
+    fetch: given.fetch ?? globalFetch,
+    logger: given.logger ?? defaultLogger(),
+    clock: given.clock ?? Date,
+    sleep: given.sleep ?? sleep,
+    random: given.random ?? Math.random,
+    refreshWindow: given.refreshWindow,
+    retries: given.retries ?? managerNumbers.retries[0],
+    timeoutMs: given.timeoutMs ?? managerNumbers.timeoutMs[0],
+    maxRetries: given.maxRetries ?? managerNumbers.maxRetries[0],
+    exchangesPerMinute: given.exchangesPerMinute ?? managerNumbers.exchangesPerMinute[0],
+    onTokens: given.onTokens,
   };
   return forTenant(shared, given);
+}
+
+/** The manager's whole-number options: the default, the least and the most. */
+const managerNumbers = {
+  retries: [2, 0, 10],
+  timeoutMs: [30_000, 1, callLimits.timeoutMs],
+  maxRetries: [2, 0, callLimits.maxRetries],
+  exchangesPerMinute: [exchangeLimitDefaults.perMinute, 1, 1_000],
+} as const;
+
+/**
+ * The checks of the shared options that only help a developer (types, ranges, the `refreshWindow`
+ * probe): the production build leaves them out, with their messages, and reads the options as given.
+ */
+function checkShared(given: TokenManagerOptions): void {
+  optionalFunction("fetch", given.fetch);
+  requireLogger(given.logger, {});
+  requireClock(given.clock);
+  optionalFunction("sleep", given.sleep);
+  optionalFunction("random", given.random);
+  requireRefreshWindow(given.refreshWindow);
+  for (const [name, [fallback, least, most]] of Object.entries(managerNumbers)) {
+    integer(name, given[name as keyof typeof managerNumbers], fallback, least, most);
+  }
+  optionalFunction("onTokens", given.onTokens);
 }
 
 /** The options that differ per tenant, read on top of the shared ones (a pool reads those once). */
@@ -187,30 +209,35 @@ export function forTenant(
   shared: Omit<ManagerConfig, "tenant" | "mainAccountId" | "parentToken" | "store" | "onEvent">,
   given: TenantOptions,
 ): ManagerConfig {
-  const store = requireStore(given.store);
+  if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
+    requireStore(given.store);
+    optionalAccount(given.mainAccountId);
+    optionalFunction("onEvent", given.onEvent);
+  }
+  const store = given.store;
   return {
     ...shared,
     tenant: tenantOf(given.tenant, store),
-    mainAccountId: optionalAccount(given.mainAccountId),
+    mainAccountId: given.mainAccountId,
     parentToken: parentTokenOf(given.rcAccessToken),
     store,
-    onEvent: optionalFunction("onEvent", given.onEvent),
+    onEvent: given.onEvent,
   };
 }
 
-/** An expected main account: a non-empty string of at most 100 characters, or nothing. */
-function optionalAccount(value: unknown): string | undefined {
-  if (value === undefined) {
-    return undefined;
-  }
-  if (typeof value !== "string" || value === "" || value.length > 100) {
+/**
+ * An expected main account: a non-empty string of at most 100 characters, or nothing. Checked in
+ * development only: any other value binds the session to nothing a token answer names, so every
+ * answer is refused loudly (`tenant_mismatch`) in production.
+ */
+function optionalAccount(value: unknown): void {
+  if (value !== undefined && (typeof value !== "string" || value === "" || value.length > 100)) {
     throw invalid(
       VERBOSE
         ? `mainAccountId must be the main account id this tenant's session is for (a string of 1 to 100 characters, such as "99990000"); got ${kindOf(value)}`
         : "mainAccountId",
     );
   }
-  return value;
 }
 
 /** `close()`'s deadline. */

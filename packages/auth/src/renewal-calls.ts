@@ -7,6 +7,7 @@ import {
   RateLimitedError,
   ReauthRequiredError,
   RefreshRejectedError,
+  VERBOSE,
 } from "./errors.js";
 import { BudgetSpent } from "./exchange-limiter.js";
 import type { RenewalDeps, RenewalParts } from "./renewal.js";
@@ -77,7 +78,9 @@ export function renewalCalls(deps: RenewalDeps, parts: RenewalParts) {
     if (!warnedNoFreshTime && !policy.isFresh(next, next.obtainedAt)) {
       warnedNoFreshTime = true;
       logger.warn?.(
-        "An access token arrived with no time left to use it once the clock's resolution and the round trip were taken off: it goes to the callers that waited for it, and the next call needs a token call of its own",
+        VERBOSE
+          ? "An access token arrived with no time left to use it once the clock's resolution and the round trip were taken off: it goes to the callers that waited for it, and the next call needs a token call of its own"
+          : "An access token arrived with no fresh time: each call renews",
       );
     }
     session.hold(next);
@@ -114,7 +117,9 @@ export function renewalCalls(deps: RenewalDeps, parts: RenewalParts) {
         // exchanges; under a lock the in-flight mark stays, so every other holder does the same.
         session.spend(current);
         logger.warn?.(
-          "The token refresh timed out: its refresh token may be spent and is not presented again; the next try exchanges",
+          VERBOSE
+            ? "The token refresh timed out: its refresh token may be spent and is not presented again; the next try exchanges"
+            : "The token refresh timed out: the next try exchanges",
         );
         throw error;
       }

@@ -1,12 +1,15 @@
 // What a session holds and whose it is: the token set, the main account it is bound to, and the
 // generation that logout() starts anew. Every set that enters the session passes one of these checks.
-import { EngageVoiceAuthError } from "./errors.js";
+import { EngageVoiceAuthError, VERBOSE } from "./errors.js";
 import { answeredForAnother, storedForAnother, storedForAnotherAccount } from "./tenant.js";
 import { boundTo, type TokenSet, withoutRefreshToken } from "./tokens.js";
 import type { Logger } from "./types.js";
 
 export const loggedOut = () =>
-  new EngageVoiceAuthError("logged_out", "logout() was called during the renewal: its tokens were discarded");
+  new EngageVoiceAuthError(
+    "logged_out",
+    VERBOSE ? "logout() was called during the renewal: its tokens were discarded" : "logout()",
+  );
 
 /**
  * The session of `tenant`, bound to `boundAccount` when the vendor gave one, else to the main account

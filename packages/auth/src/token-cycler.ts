@@ -1,5 +1,5 @@
 import { keptTokenBackoff } from "./backoff.js";
-import { describe, EngageVoiceAuthError } from "./errors.js";
+import { describe, EngageVoiceAuthError, VERBOSE } from "./errors.js";
 import { type CyclerEvent, type RenewalDeps, renewalOf } from "./renewal.js";
 import { meets } from "./renewal-policy.js";
 import { createSession, loggedOut } from "./session.js";
@@ -58,7 +58,9 @@ export function createTokenCycler(deps: CyclerDeps) {
   const closedError = () =>
     new EngageVoiceAuthError(
       "closed",
-      `The token manager of tenant "${tenant}" was closed: it makes no more calls (create a new one)`,
+      VERBOSE
+        ? `The token manager of tenant "${tenant}" was closed: it makes no more calls (create a new one)`
+        : `tenant ${tenant}`,
     );
 
   /** Once close() is called, no new work: no renewal starts and nothing is sent. */

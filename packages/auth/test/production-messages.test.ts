@@ -141,4 +141,20 @@ describe("errors of the production build", () => {
     expect(stream.code).toBe("request_not_replayable");
     expect(stream.message).toMatch(lean("request_not_replayable", "stream body"));
   });
+
+  it("say what ended a wait: a logout during the renewal, a manager closed", async () => {
+    let logout = async () => {};
+    const s = setup({ tenant: "acme", sleep: () => logout() });
+    logout = () => s.auth.logout();
+    s.server.fail("exchange", { status: 503 });
+    expect((await thrown(() => s.auth.getAccessToken())).message).toMatch(lean("logged_out", "logout()"));
+    await s.auth.close();
+    expect((await thrown(() => s.auth.getAccessToken())).message).toMatch(lean("closed", "tenant acme"));
+  });
+
+  it("keep the refusal of a store with a lock that does not carry its locking rules", async () => {
+    const store = { ...memoryStore(), lock: <T>(task: () => Promise<T>) => task() };
+    const error = await thrown(() => createTokenManager({ rcAccessToken: "t", tenant: "acme", store }));
+    expect(error.message).toMatch(lean("invalid_options", "store.lockingRules"));
+  });
 });
