@@ -1,5 +1,5 @@
-import { describe, RateLimitedError, VERBOSE } from "./errors.js";
-import type { Clock, Logger } from "./types.js";
+import { RateLimitedError, VERBOSE } from "./errors.js";
+import type { Clock } from "./types.js";
 
 /**
  * The token exchange's limit as observed on the service: the manager's default `exchangesPerMinute`,
@@ -63,6 +63,7 @@ export function exchangeBudget(perMinute: number, clock: Clock): ExchangeBudget 
 /**
  * The shared budget is spent: the renewal lets go of its lock, waits `retryAfterMs` outside it, and
  * tries again; past the manager's deadline, its callers get this error, which says when the next slot is.
+ * Thrown by a pool's shared slots only (pool-renewals.ts).
  */
 export class BudgetSpent extends RateLimitedError {}
 
@@ -76,15 +77,10 @@ export interface ExchangeSlots {
 
 /**
  * The tenant's own limit (`exchangesPerMinute`: the service limits the exchange per user) and, in a
- * pool, the budget its tenants share. The own slot is taken only once the shared one is, so a tenant
- * that waits for the shared budget does not spend its own meanwhile.
+ * pool, the slots of the budget its tenants share (pool-renewals.ts). The own slot is taken only once
+ * the shared one is, so a tenant that waits for the shared budget does not spend its own meanwhile.
  */
-export function exchangeSlots(
-  perMinute: number,
-  clock: Clock,
-  shared: ExchangeBudget | undefined,
-  logger: Logger,
-): ExchangeSlots {
+export function exchangeSlots(perMinute: number, clock: Clock, shared?: ExchangeSlots): ExchangeSlots {
   const own = exchangeBudget(perMinute, clock);
   return {
     async take() {
@@ -95,24 +91,12 @@ export function exchangeSlots(
           VERBOSE ? `The token exchange is rate limited (${perMinute} a minute)` : "exchange",
         );
       }
-      const sharedWait = shared ? await shared.take() : 0;
-      if (sharedWait > 0) {
-        throw new BudgetSpent(
-          sharedWait,
-          VERBOSE ? "The exchange budget the pool's tenants share is spent" : "budget",
-        );
-      }
+      await shared?.take();
       own.take();
     },
     blockFor(retryAfterMs) {
       own.blockFor(retryAfterMs);
-      if (shared) {
-        Promise.resolve()
-          .then(() => shared.blockFor(retryAfterMs))
-          .catch((error: unknown) => {
-            logger.error?.(`The exchange budget could not be told of a 429: ${describe(error)}`);
-          });
-      }
+      shared?.blockFor(retryAfterMs);
     },
   };
 }

@@ -6,15 +6,15 @@ import type {
 } from "@engage-voice/client";
 import { callPolicyOf } from "@engage-voice/client/internal";
 import { createAuthoriser } from "./authoriser.js";
-import { type ExchangeBudget, exchangeSlots } from "./exchange-limiter.js";
+import { type ExchangeSlots, exchangeSlots } from "./exchange-limiter.js";
 import {
   closeTimeoutOf,
   type ManagerConfig,
   readManagerConfig,
   type TokenManagerOptions,
 } from "./manager-config.js";
+import type { RenewalQueue } from "./renewal.js";
 import { renewalPolicy } from "./renewal-policy.js";
-import type { RenewalSlots } from "./renewal-slots.js";
 import { memoryStore } from "./store.js";
 import { tokenCalls } from "./token-calls.js";
 import { createTokenCycler } from "./token-cycler.js";
@@ -72,12 +72,14 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   return wireManager(readManagerConfig(options)).manager;
 }
 
-/** A manager and what a pool needs to know of it. */
+/**
+ * A manager and what a pool needs to know of it. A pool gives the slots of the exchange budget its
+ * tenants share and its line for renewals (pool-renewals.ts), which a lone manager does without.
+ */
 export function wireManager(
   config: ManagerConfig,
-  shared: { budget?: ExchangeBudget; slots?: RenewalSlots } = {},
+  shared: { exchange?: ExchangeSlots; queue?: RenewalQueue } = {},
 ) {
-  const { budget, slots } = shared;
   const { tenant, fetch, clock, logger, sleep, random, timeoutMs, maxRetries, origin } = config;
   // The token calls of a renewal every caller gave up on end at once (see the cycler's waitFor).
   const renewalFetch: FetchLike = (input, init) => {
@@ -98,9 +100,8 @@ export function wireManager(
     policy: renewalPolicy(config.refreshWindow),
     retries: config.retries,
     calls: tokenCalls(origin, renewalFetch, timeoutMs, clock, logger, config.store !== undefined),
-    slotsOfExchange: exchangeSlots(config.exchangesPerMinute, clock, budget, logger),
-    maxBudgetWaitMs: timeoutMs,
-    slots,
+    slotsOfExchange: exchangeSlots(config.exchangesPerMinute, clock, shared.exchange),
+    queue: shared.queue,
     onTokens: config.onTokens,
     parentToken: config.parentToken,
   });

@@ -3,6 +3,7 @@ import { type ExchangeBudget, exchangeBudget } from "./exchange-limiter.js";
 import { type TokenEvent, type TokenManager, type TokenManagerOptions, wireManager } from "./manager.js";
 import { closeTimeoutOf, forTenant, type ManagerConfig, readManagerConfig } from "./manager-config.js";
 import { integer, invalid, optionalFunction, optionsOf, refuseUnknown } from "./options.js";
+import { renewalQueue, sharedSlots } from "./pool-renewals.js";
 import { renewalSlots } from "./renewal-slots.js";
 import type { TokenStore } from "./store.js";
 import { requireTenant } from "./tenant.js";
@@ -117,8 +118,10 @@ function readPoolOptions(options: TenantPoolOptions) {
     maxTenants: integer("maxTenants", given.maxTenants, poolDefaults.maxTenants, 1, 10_000_000),
     idleMs: integer("idleMs", given.idleMs, poolDefaults.idleMs, 0, 7 * 24 * 3_600_000),
     budget: exchangeBudgetOf(given.exchangeBudget, template),
-    slots: renewalSlots(
-      integer("renewalsAtOnce", given.renewalsAtOnce, poolDefaults.renewalsAtOnce, 1, 100_000),
+    queue: renewalQueue(
+      renewalSlots(integer("renewalsAtOnce", given.renewalsAtOnce, poolDefaults.renewalsAtOnce, 1, 100_000)),
+      template.timeoutMs,
+      template.sleep,
     ),
   };
 }
@@ -131,9 +134,10 @@ function readPoolOptions(options: TenantPoolOptions) {
  * its own.
  */
 export function createTenantPool(options: TenantPoolOptions): TenantPool {
-  const { parentTokenOf, storeOf, mainAccountOf, onEvent, template, maxTenants, idleMs, budget, slots } =
+  const { parentTokenOf, storeOf, mainAccountOf, onEvent, template, maxTenants, idleMs, budget, queue } =
     readPoolOptions(options);
   const { clock, logger } = template;
+  const exchange = budget && sharedSlots(budget, logger);
   const tell = (event: PoolEvent) => {
     try {
       onEvent?.(event);
@@ -156,7 +160,7 @@ export function createTenantPool(options: TenantPoolOptions): TenantPool {
       ...(store ? { store } : {}),
       onEvent: tell,
     });
-    const { manager, renewing } = wireManager(config, { ...(budget ? { budget } : {}), slots });
+    const { manager, renewing } = wireManager(config, { ...(exchange ? { exchange } : {}), queue });
     tell({ type: "created", tenant });
     return { manager, store, renewing, usedAt: clock.now() };
   }

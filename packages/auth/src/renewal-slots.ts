@@ -6,9 +6,6 @@
  */
 export type RenewalSlots = <T>(run: () => Promise<T>, signal: AbortSignal) => Promise<T>;
 
-/** Runs every renewal at once: a single manager's only renewal needs no slot. */
-export const unbounded: RenewalSlots = (run) => run();
-
 /** At most `max` renewals at once; a renewal given up while it waits (`signal`) leaves the line. */
 export function renewalSlots(max: number): RenewalSlots {
   let running = 0;

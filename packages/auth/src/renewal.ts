@@ -7,7 +7,6 @@ import { describe, isTransient, type RateLimitedError } from "./errors.js";
 import { BudgetSpent, type ExchangeSlots } from "./exchange-limiter.js";
 import { renewalCalls } from "./renewal-calls.js";
 import { meets, type Need, type RenewalPolicy } from "./renewal-policy.js";
-import { type RenewalSlots, unbounded } from "./renewal-slots.js";
 import type { Session } from "./session.js";
 import type { LockHold, TokenStore } from "./store.js";
 import type { StoreRules } from "./store-rules.js";
@@ -36,12 +35,17 @@ export interface RenewalDeps {
   slotsOfExchange: ExchangeSlots;
   /** The parent-platform token for a new exchange. */
   parentToken: () => Promise<string>;
-  /** How long a renewal waits, outside its lock, for a slot of a spent shared budget. */
-  maxBudgetWaitMs: number;
-  /** A pool's bound on the renewals of all its tenants at once; none for a lone manager. */
-  slots?: RenewalSlots | undefined;
+  /** A pool's line for its tenants' renewals (pool-renewals.ts); a lone manager's runs at once. */
+  queue?: RenewalQueue | undefined;
   onTokens: ((tokens: TokenSet) => void | Promise<void>) | undefined;
 }
+
+/** A pool's line for renewals: runs `attempt` in turn, told of what fails for the session's events. */
+export type RenewalQueue = (
+  attempt: () => Promise<TokenSet>,
+  signal: AbortSignal,
+  emit: (event: CyclerEvent) => void,
+) => Promise<TokenSet>;
 
 /** What a renewal shares with its session. */
 export interface RenewalParts {
@@ -169,11 +173,9 @@ export function renewalOf(deps: RenewalDeps, parts: RenewalParts) {
 
   /**
    * One renewal for `need`, under the store's lock when it has one (after a peek without it when the
-   * store offers one). A spent shared budget lets go of the lock, waits for the slot here and reads
-   * the store again (another process may have renewed meanwhile); a wait past the manager's deadline
-   * is the callers' error at once, with the time of the next slot.
+   * store offers one), in a pool's line when the manager is a pool's.
    */
-  return async function renewal(gen: number, need: Need, signal: AbortSignal): Promise<TokenSet> {
+  return function renewal(gen: number, need: Need, signal: AbortSignal): Promise<TokenSet> {
     const run = (hold?: LockHold) => renew(gen, need, signal, hold);
     const attempt = async () => {
       if (!locking.locks) {
@@ -182,20 +184,6 @@ export function renewalOf(deps: RenewalDeps, parts: RenewalParts) {
       const peeked = locking.readsWithoutLock ? await storedWithoutLock(gen, need) : undefined;
       return peeked ?? locking.underLock(run);
     };
-    for (;;) {
-      try {
-        // A pool's slot is held for an attempt, not for a wait for the exchange budget: a tenant
-        // that only needs a refresh never queues behind exchanges waiting for theirs.
-        return await (deps.slots ?? unbounded)(attempt, signal);
-      } catch (error) {
-        if (!(error instanceof BudgetSpent) || error.retryAfterMs > deps.maxBudgetWaitMs) {
-          if (error instanceof BudgetSpent) {
-            emit({ type: "failed", code: error.code });
-          }
-          throw error;
-        }
-        await deps.sleep(error.retryAfterMs, signal);
-      }
-    }
+    return deps.queue ? deps.queue(attempt, signal, emit) : attempt();
   };
 }

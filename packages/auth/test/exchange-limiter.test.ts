@@ -9,6 +9,7 @@ import {
   exchangeLimitDefaults,
   exchangeSlots,
 } from "../src/exchange-limiter.js";
+import { sharedSlots } from "../src/pool-renewals.js";
 
 const { perMinute, windowMs, marginMs, maxBlockMs } = exchangeLimitDefaults;
 /** The service counts a minute from each exchange's arrival: a budget keeps the margin on top. */
@@ -76,7 +77,7 @@ describe("exchangeSlots", () => {
   it("the tenant's own limit answers rate_limited at once, without asking the shared budget", async () => {
     const clock = fakeClock();
     const { shared, taken } = sharedOf([]);
-    const slots = exchangeSlots(1, clock, shared, {});
+    const slots = exchangeSlots(1, clock, sharedSlots(shared, {}));
     await slots.take();
     await expect(slots.take()).rejects.toBeInstanceOf(RateLimitedError);
     expect(taken).toEqual([0]);
@@ -85,7 +86,7 @@ describe("exchangeSlots", () => {
   it("a spent shared budget is BudgetSpent with its wait, and the tenant's own slot stays unspent", async () => {
     const clock = fakeClock();
     const { shared } = sharedOf([5_000, 0]);
-    const slots = exchangeSlots(1, clock, shared, {});
+    const slots = exchangeSlots(1, clock, sharedSlots(shared, {}));
     const spent = await slots.take().catch((e: unknown) => e);
     expect(spent).toBeInstanceOf(BudgetSpent);
     expect(spent).toMatchObject({ code: "rate_limited", retryAfterMs: 5_000 });
@@ -101,7 +102,7 @@ describe("exchangeSlots", () => {
         throw new Error("connection lost");
       },
     };
-    const slots = exchangeSlots(5, clock, shared, { error: (line) => lines.push(line) });
+    const slots = exchangeSlots(5, clock, sharedSlots(shared, { error: (line) => lines.push(line) }));
     slots.blockFor(1_000);
     await expect(slots.take()).rejects.toMatchObject({ retryAfterMs: 1_000 });
     await new Promise((resolve) => setImmediate(resolve));
