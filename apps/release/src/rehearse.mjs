@@ -2,7 +2,7 @@
 // local registry. `pnpm version-packages` and `changeset publish` are the same scripts the release
 // workflow calls (a test holds the workflow to them).
 import { execFile } from "node:child_process";
-import { appendFile, readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { plainEnv } from "./env.mjs";
@@ -43,10 +43,16 @@ export async function rehearseRelease({ root, dir, registry, seedDir }) {
     `\nregistry=${registry.url}\n${registry.url.replace(/^http:/, "")}:_authToken=${registry.token}\n`,
   );
   const log = [];
+  // pnpm publish packs into the temp folder and runs npm there, and npm reads the .npmrc of the nearest
+  // folder above with a package.json: a stray /tmp/package.json sent every publish to
+  // registry.npmjs.org. A temp folder inside the scratch workspace makes that folder its root, whose
+  // .npmrc names this registry.
+  const temp = join(dir, ".publish-tmp");
+  await mkdir(temp, { recursive: true });
   for (const [command, args] of RELEASE_STEPS) {
     const { stdout, stderr } = await run(command, args, {
       cwd: dir,
-      env: plainEnv({ CI: "true" }),
+      env: plainEnv({ CI: "true", TMPDIR: temp }),
       timeout: 180_000,
     }).catch((error) => {
       throw new Error(`${command} ${args.join(" ")} failed:\n${error.stdout}\n${error.stderr}`);
