@@ -84,10 +84,19 @@ test("Ctrl-C on `pnpm mock` ends it with status 0 and no ELIFECYCLE line from pn
   // A terminal's Ctrl-C reaches its whole foreground group: pnpm, the shell it runs the script in, and
   // the script. Without `exec`, Debian's sh reports the interrupt as its own status (130) and pnpm
   // prints "ELIFECYCLE Command failed" after a clean stop.
+  // As a user's shell runs it: no pnpm settings of this test's own run, and no node_modules/.bin on
+  // PATH (whose `node` shim would put one more /bin/sh under the `#!/usr/bin/env node` of pnpm).
   const port = await freePort();
+  const shell = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(npm|pnpm)_/i.test(name)),
+  );
+  shell.PATH = (process.env.PATH ?? "")
+    .split(":")
+    .filter((entry) => entry !== "" && !entry.includes("node_modules"))
+    .join(":");
   const child = spawn("pnpm", ["run", "mock"], {
     cwd: fileURLToPath(new URL("../../..", import.meta.url)),
-    env: { ...process.env, PORT: String(port), FORCE_COLOR: "0" },
+    env: { ...shell, PORT: String(port), FORCE_COLOR: "0" },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
