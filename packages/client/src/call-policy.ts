@@ -49,6 +49,43 @@ export interface Logger {
 /** A wait that ends early, with the signal's reason, when `signal` aborts. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
+/**
+ * A call as an observer is told of it when it starts: never a concrete path, a query string, a header
+ * or a body, which may hold an id, a token or a password.
+ */
+export interface ObservedCall {
+  /** `GET`, `POST`... */
+  method: string;
+  /**
+   * The document's path template (`/voice/api/v1/admin/token/{apiToken}`), however the path was
+   * written; for a path the document does not have, its words with every other segment `{…}`
+   * (`printablePath`).
+   */
+  template: string;
+  /** Where it goes: `https://engage.ringcentral.com`. */
+  origin: string;
+}
+
+/** What an observer hears of a call while it runs. */
+export interface CallTrace {
+  /**
+   * A try failed and another follows after `waitMs`: the try's status, or, when it got no answer,
+   * its error. `retry` counts from 1.
+   */
+  retrying(retry: { retry: number; status: number | undefined; error: unknown; waitMs: number }): void;
+  /** The status of the answer the call ends with, a failed one too. A call that rejects is not told here. */
+  answered(status: number): void;
+}
+
+/**
+ * Watches every call of a client (`createClient({ observer })`), for traces and metrics, such as
+ * `@engage-voice/auth/opentelemetry`'s. `call` makes the call by calling `run` (in a context of its
+ * own, such as a span's, if it keeps one) and returns what `run` returns, or rejects with its error.
+ */
+export interface CallObserver {
+  call<R>(call: ObservedCall, run: (trace: CallTrace) => Promise<R>): Promise<R>;
+}
+
 export interface CallPolicy {
   timeoutMs: number;
   maxRetries: number;
@@ -57,6 +94,7 @@ export interface CallPolicy {
   now: () => number;
   sleep: Sleep;
   random: () => number;
+  observer?: CallObserver | undefined;
 }
 
 /** A call that did not end within its deadline. Names the operation and the deadline, never a value. */
@@ -174,18 +212,36 @@ const noAnswer = (error: unknown) => (error as Error | null)?.name === "TypeErro
  * Runs one call under its policy: one deadline, the caller's abort, and further tries of an
  * idempotent call after a 408, 429, 5xx or no answer, waiting `Retry-After` (when not longer than
  * `maxRetryWaitMs`) or a backoff. `send` makes one try with the signal it is given; `keep` is true
- * when the caller reads the body after this returns, so the deadline stays armed for it.
+ * when the caller reads the body after this returns, so the deadline stays armed for it. `call` is
+ * what the policy's observer, if it has one, is told of the call.
  */
-export async function runCall<R extends { response: Response }>(
-  what: string,
-  method: string,
+export function runCall<R extends { response: Response }>(
+  call: ObservedCall,
   policy: CallPolicy,
   callerSignal: AbortSignal | null | undefined,
   send: (signal: AbortSignal) => Promise<R>,
   keep = false,
 ): Promise<R> {
+  const { observer } = policy;
+  return observer
+    ? observer.call(call, (trace) => tries(call, policy, callerSignal, send, keep, trace))
+    : tries(call, policy, callerSignal, send, keep, undefined);
+}
+
+/** The tries of {@link runCall}, told to `trace` when an observer watches. */
+async function tries<R extends { response: Response }>(
+  call: ObservedCall,
+  policy: CallPolicy,
+  callerSignal: AbortSignal | null | undefined,
+  send: (signal: AbortSignal) => Promise<R>,
+  keep: boolean,
+  trace: CallTrace | undefined,
+): Promise<R> {
   callerSignal?.throwIfAborted();
   const { logger, now } = policy;
+  const { method } = call;
+  // Printed by retry warnings, debug lines and the timeout's message: the template, never a value.
+  const what = `${method} ${call.template}`;
   const controller = new AbortController();
   const { signal } = controller;
   // The current wait's reject. Only this function aborts the controller, so it ends the wait itself
@@ -238,6 +294,7 @@ export async function runCall<R extends { response: Response }>(
       if (!transient || enough || (retryAfter ?? 0) > policy.maxRetryWaitMs) {
         if (result) {
           guardingBody = keep;
+          trace?.answered(result.response.status);
           return result;
         }
         throw failure;
@@ -253,10 +310,12 @@ export async function runCall<R extends { response: Response }>(
       // A wait that would end past the deadline is not worth starting: the caller hears now.
       if (now() - started + wait >= policy.timeoutMs) {
         if (result) {
+          trace?.answered(result.response.status);
           return result;
         }
         throw failure;
       }
+      trace?.retrying({ retry: retry + 1, status, error: failure, waitMs: wait });
       logger.warn?.(
         `${what} ${status ? `answered ${status}` : "got no answer"}: trying again in ${Math.round(wait)} ms (retry ${retry + 1} of ${policy.maxRetries})`,
       );

@@ -17,10 +17,13 @@ export type { Client, Middleware } from "openapi-fetch";
 export { isPermanentApiToken } from "./api-token.js";
 export { MAX_ANSWER_BYTES, ResponseParseError } from "./body.js";
 export {
+  type CallObserver,
   type CallOptions,
+  type CallTrace,
   callDefaults,
   idempotentMethods,
   type Logger,
+  type ObservedCall,
   RequestTimeoutError,
   retriedStatuses,
   type Sleep,
@@ -104,6 +107,7 @@ const clientOptionNames = [
   "clock",
   "sleep",
   "random",
+  "observer",
 ] as const;
 
 /** openapi-fetch's options, and the call policy: `timeoutMs`, `maxRetries`, `logger` and test hooks. */
@@ -119,8 +123,16 @@ function build<P extends {}>(options: EngageVoiceClientOptions, fallback: string
       throw new ClientOptionsError(unknown);
     }
   }
-  const { timeoutMs, maxRetries, logger, clock, sleep, random, signal, ...rest } = options;
-  const policy = callPolicyOf({ timeoutMs, maxRetries, logger, clock, sleep, random } as PolicyOptions);
+  const { timeoutMs, maxRetries, logger, clock, sleep, random, observer, signal, ...rest } = options;
+  const policy = callPolicyOf({
+    timeoutMs,
+    maxRetries,
+    logger,
+    clock,
+    sleep,
+    random,
+    observer,
+  } as PolicyOptions);
   const baseUrl = resolveBaseUrl(options.baseUrl, fallback);
   // Looked up on each call, as openapi-fetch does when it is given none: a fetch installed later counts.
   const fetch = rest.fetch ?? ((request: Request, init?: RequestInit) => globalThis.fetch(request, init));
@@ -129,6 +141,7 @@ function build<P extends {}>(options: EngageVoiceClientOptions, fallback: string
   return applyMediaTypes(createOpenApiClient<P>({ redirect: "manual", ...rest, baseUrl }), policy, {
     fetch: fetch as (request: Request, init?: RequestInit) => Promise<Response>,
     signal: signal ?? undefined,
+    origin: baseUrl,
   });
 }
 

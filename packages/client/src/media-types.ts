@@ -87,10 +87,9 @@ function guarded(
       ext === undefined ? { signal: callSignal } : { ...(ext as object), signal: callSignal },
     ).then(capErrorBody);
   return runCall(
-    // Retry warnings, debug lines and the timeout's message print this: a caller's literal path or
-    // query (the deprecated login's password, a deleted token) must not reach them.
-    `${method} ${printablePath(url)}`,
-    method,
+    // Retry warnings, debug lines, the timeout's message and an observer see the template: a caller's
+    // literal path or query (the deprecated login's password, a deleted token) must not reach them.
+    { method, template: printablePath(url), origin: originOf(init.baseUrl, client.origin) },
     own,
     (callerSignal as AbortSignal | undefined) ?? client.signal,
     async (signal) => {
@@ -116,10 +115,23 @@ function guarded(
 /** A fetch as a client calls it: the Request, and the call's `signal` (with `requestInitExt`'s fields). */
 type FetchWithExt = (request: Request, init?: RequestInit) => Promise<Response>;
 
-/** What a client's calls fall back to: its fetch and its signal. */
+/** What a client's calls fall back to: its fetch and its signal, and the origin of its base URL. */
 export interface ClientDefaults {
   fetch: FetchWithExt;
   signal: AbortSignal | undefined;
+  origin: string;
+}
+
+/** The origin a call goes to: its own `baseUrl` (openapi-fetch takes one per call), or its client's. */
+function originOf(baseUrl: unknown, fallback: string): string {
+  if (typeof baseUrl !== "string") {
+    return fallback;
+  }
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return fallback;
+  }
 }
 
 /** Wraps every method of an openapi-fetch client with {@link send}. */

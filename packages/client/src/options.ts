@@ -1,4 +1,5 @@
 import {
+  type CallObserver,
   type CallOptions,
   type CallPolicy,
   callDefaults,
@@ -70,6 +71,8 @@ export interface PolicyOptions extends CallOptions {
   sleep?: Sleep;
   /** A number in [0, 1) for the backoff's jitter; defaults to `Math.random`. */
   random?: () => number;
+  /** Told of every call, its retries and its end, for traces and metrics (`@engage-voice/auth/opentelemetry`). */
+  observer?: CallObserver | undefined;
 }
 
 /** A call's own `timeoutMs` and `maxRetries` over its client's. */
@@ -97,6 +100,11 @@ export function callPolicyOf(given: PolicyOptions, base?: CallPolicy): CallPolic
     if (typeof clock?.now !== "function") {
       throw new ClientOptionsError("clock must be an object with now() (Date fits)");
     }
+    if (given.observer !== undefined && typeof given.observer?.call !== "function") {
+      throw new ClientOptionsError(
+        "observer must be an object with call(call, run), such as openTelemetry() of @engage-voice/auth/opentelemetry",
+      );
+    }
   }
   return {
     ...policy,
@@ -104,6 +112,7 @@ export function callPolicyOf(given: PolicyOptions, base?: CallPolicy): CallPolic
     now: () => clock.now(),
     sleep: given.sleep ?? sleep,
     random: given.random ?? Math.random,
+    observer: given.observer,
   };
 }
 

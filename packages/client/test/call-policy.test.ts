@@ -11,6 +11,7 @@ import {
 } from "@engage-voice/test-kit";
 import { describe, expect, it } from "vitest";
 import {
+  type CallObserver,
   ClientOptionsError,
   callDefaults,
   createClient,
@@ -411,8 +412,7 @@ describe("what a call leaves behind", () => {
     const policy = callPolicyOf({ ...quiet, sleep: async () => {} });
     let i = 0;
     await runCall(
-      "GET /x",
-      "GET",
+      { method: "GET", template: "/x", origin: "http://127.0.0.1:9" },
       policy,
       undefined,
       async (signal) => {
@@ -474,5 +474,88 @@ describe("debug output", () => {
       logger: { debug: (l) => lines.push(l) },
     }).GET(USERS);
     expect(lines).toEqual([`GET ${USERS} 503 in 0 ms`, `GET ${USERS} 200 in 250 ms`]);
+  });
+});
+
+describe("an observer", () => {
+  /** An observer that records what it is told, in order. */
+  function recordingObserver() {
+    const told: unknown[] = [];
+    const observer: CallObserver = {
+      call(call, run) {
+        told.push({ started: call });
+        return run({
+          retrying: (retry) => told.push({ retrying: retry }),
+          answered: (status) => told.push({ answered: status }),
+        }).then(
+          (result) => {
+            told.push("resolved");
+            return result;
+          },
+          (error: unknown) => {
+            told.push({ rejected: (error as Error).name });
+            throw error;
+          },
+        );
+      },
+    };
+    return { told, observer };
+  }
+
+  it("is told of a call by its template and origin, of each retry with its status and wait, and of the answer", async () => {
+    const { told, observer } = recordingObserver();
+    const { fetch } = answers(
+      () => new Response(null, { status: 429, headers: { "Retry-After": "1" } }),
+      () => Response.json([]),
+    );
+    const { sleep, waits } = recordingSleep();
+    const client = createClient({ baseUrl: "https://engage.example.test", fetch, sleep, observer, ...quiet });
+    await client.GET(USERS);
+    expect(told).toEqual([
+      { started: { method: "GET", template: USERS, origin: "https://engage.example.test" } },
+      { retrying: { retry: 1, status: 429, error: undefined, waitMs: waits[0] } },
+      { answered: 200 },
+      "resolved",
+    ]);
+  });
+
+  it("is given the template of a path written with its values, never the path or its query", async () => {
+    const { told, observer } = recordingObserver();
+    const { fetch } = answers(() => new Response("true", { headers: { "Content-Type": "text/plain" } }));
+    const legacy = createLegacyClient({ baseUrl: "https://portal.example.test", fetch, observer, ...quiet });
+    await legacy.DELETE(`/voice/api/v1/admin/token/aws80:0a1b2c3d-secret?x=password` as never);
+    expect(told[0]).toEqual({
+      started: {
+        method: "DELETE",
+        template: "/voice/api/v1/admin/token/{apiToken}",
+        origin: "https://portal.example.test",
+      },
+    });
+    expect(JSON.stringify(told)).not.toMatch(/secret|password/);
+  });
+
+  it("hears a call that got no answer as a rejection, after the retries it was told of", async () => {
+    const { told, observer } = recordingObserver();
+    const fetch = async () => {
+      throw new TypeError("fetch failed");
+    };
+    const client = createClient({
+      baseUrl: "https://engage.example.test",
+      fetch,
+      sleep: async () => {},
+      observer,
+      maxRetries: 1,
+      ...quiet,
+    });
+    await expect(client.GET(USERS)).rejects.toThrow("fetch failed");
+    expect(told).toEqual([
+      { started: { method: "GET", template: USERS, origin: "https://engage.example.test" } },
+      { retrying: { retry: 1, status: undefined, error: expect.any(TypeError), waitMs: expect.any(Number) } },
+      { rejected: "TypeError" },
+    ]);
+  });
+
+  it("is checked: an observer without call is refused, naming the option", () => {
+    expect(() => createClient({ observer: {} as never })).toThrow(/observer must be an object with call/);
   });
 });
