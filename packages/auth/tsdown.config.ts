@@ -1,5 +1,7 @@
 import { defineConfig, type UserConfig } from "tsdown";
 
+const ENTRIES = ["src/index.ts", "src/node.ts", "src/store-kit.ts", "src/opentelemetry.ts"];
+
 const common: UserConfig = {
   format: ["esm", "cjs"],
   platform: "neutral",
@@ -11,8 +13,9 @@ const common: UserConfig = {
 export default defineConfig([
   {
     ...common,
-    // index and store-kit run in browsers, Deno, Bun and workers; node holds the file store and may use node:*.
-    entry: ["src/index.ts", "src/node.ts", "src/store-kit.ts"],
+    // index, store-kit and opentelemetry run in browsers, Deno, Bun and workers; node holds the file
+    // store and may use node:*. opentelemetry imports @opentelemetry/api, an optional peer, left external.
+    entry: ENTRIES,
     dts: true,
     clean: true,
   },
@@ -22,7 +25,7 @@ export default defineConfig([
   // `instanceof EngageVoiceAuthError` must hold for an error of the file store or of a store-kit store.
   {
     ...common,
-    entry: ["src/index.ts", "src/node.ts", "src/store-kit.ts"],
+    entry: ENTRIES,
     outDir: "dist/production",
     dts: false,
     clean: false,

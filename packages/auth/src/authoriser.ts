@@ -197,16 +197,16 @@ function authorisedCalls(
     }
     // A stream is read once; buffering one to replay it could hold an upload of any size in memory.
     const stream = init?.body instanceof ReadableStream;
-    // Printed by retry warnings, debug lines and the timeout's message: the template, never a value of
-    // a path or a query written out by the caller.
-    const what = `${request.method} ${printablePath(new URL(request.url).pathname)}`;
+    // Printed by retry warnings, debug lines and the timeout's message, and told to an observer: the
+    // template, never a value of a path or a query written out by the caller.
+    const url = new URL(request.url);
+    const call = { method: request.method, template: printablePath(url.pathname), origin: url.origin };
     const own = callPolicyOf({ timeoutMs: init?.timeoutMs, maxRetries: init?.maxRetries }, policy);
     // Each try gets its own copy when a retry may need the body again, so a POST's body is never held
     // twice; the call's signal (which follows the request's) goes beside it.
     const again = own.maxRetries > 0 && idempotentMethods.includes(request.method) && request.body !== null;
     const result = await runCall(
-      what,
-      request.method,
+      call,
       own,
       request.signal,
       async (signal) => ({ response: await sendOnce(again ? request.clone() : request, stream, { signal }) }),
@@ -224,6 +224,7 @@ function authorisedCalls(
       clock: { now: policy.now },
       sleep: policy.sleep,
       random: policy.random,
+      observer: policy.observer,
       ...options,
       baseUrl: origin,
       fetch: authFetch,

@@ -2,9 +2,11 @@ import { callLimits, createLegacyClient } from "@engage-voice/client";
 import { defaultBaseUrls, defaultLogger } from "@engage-voice/client/internal";
 import { LoginRejectedError, VERBOSE } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";
+import { callObserverOf, observedTokenCall, type TokenObserver } from "./observer.js";
 import {
   integer,
   optionalFunction,
+  optionalObserver,
   optionsOf,
   refuseUnknown,
   requireBase,
@@ -31,6 +33,8 @@ export interface LegacyLoginOptions {
   clock?: Clock;
   timeoutMs?: number;
   allowInsecureHttp?: boolean;
+  /** Told of the login (its `tokenCall` and `call` hooks), for traces and metrics: `openTelemetry()` of `./opentelemetry`. */
+  observer?: TokenObserver;
 }
 
 const WARNED = Symbol.for("@engage-voice/auth.legacy-login-warned");
@@ -58,6 +62,7 @@ export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet
         "clock",
         "timeoutMs",
         "allowInsecureHttp",
+        "observer",
       ],
       "legacyLogin()",
     );
@@ -67,6 +72,7 @@ export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet
   const timeoutMs = integer("timeoutMs", given.timeoutMs, 30_000, 1, callLimits.timeoutMs);
   const onTokens = optionalFunction("onTokens", given.onTokens);
   const fetch = optionalFunction("fetch", given.fetch) ?? globalFetch;
+  const observer = optionalObserver(given.observer);
   const flags = globalThis as { [WARNED]?: boolean };
   if (!flags[WARNED]) {
     flags[WARNED] = true;
@@ -87,23 +93,26 @@ export async function legacyLogin(options: LegacyLoginOptions): Promise<TokenSet
     maxRetries: 0,
     logger,
     clock,
+    observer: callObserverOf(observer),
   });
-  const tokens = await tokenRequest(
-    "The direct login",
-    () => client.POST("/api/auth/login/admin", { params: { query }, ...requestInit }),
-    clock,
-    {
-      type: LoginRejectedError,
-      code: "login_rejected",
-      hint: VERBOSE
-        ? "the deprecated host did not accept the username, password and platformId given: check all three"
-        : "",
-      noAnswer: noAnswerHint(base.origin, defaultBaseUrls.legacy),
-      notFound: VERBOSE
-        ? `${base.origin} has no direct login: it lives on the deprecated host, such as ${defaultBaseUrls.legacy}; on the contact-center host, use createTokenManager() and the token exchange`
-        : "",
-    },
-    [query.password, query.username],
+  const tokens = await observedTokenCall(observer, { operation: "legacy_login", tenant: undefined }, () =>
+    tokenRequest(
+      "The direct login",
+      () => client.POST("/api/auth/login/admin", { params: { query }, ...requestInit }),
+      clock,
+      {
+        type: LoginRejectedError,
+        code: "login_rejected",
+        hint: VERBOSE
+          ? "the deprecated host did not accept the username, password and platformId given: check all three"
+          : "",
+        noAnswer: noAnswerHint(base.origin, defaultBaseUrls.legacy),
+        notFound: VERBOSE
+          ? `${base.origin} has no direct login: it lives on the deprecated host, such as ${defaultBaseUrls.legacy}; on the contact-center host, use createTokenManager() and the token exchange`
+          : "",
+      },
+      [query.password, query.username],
+    ),
   );
   await onTokens?.(tokens);
   return tokens;

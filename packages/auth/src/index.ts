@@ -22,6 +22,7 @@ export {
   type TokenManager,
   type TokenManagerOptions,
 } from "./manager.js";
+export type { TokenObserver, TokenOperation } from "./observer.js";
 export {
   type ApiTokenMiddlewareOptions,
   type ApiTokens,

@@ -4,10 +4,12 @@ import { callLimits, type Sleep } from "@engage-voice/client";
 import { defaultBaseUrls, defaultLogger, sleep } from "@engage-voice/client/internal";
 import { VERBOSE } from "./errors.js";
 import { exchangeLimitDefaults } from "./exchange-limiter.js";
+import type { TokenObserver } from "./observer.js";
 import {
   integer,
   invalid,
   optionalFunction,
+  optionalObserver,
   optionsOf,
   parentTokenOf,
   refuseUnknown,
@@ -88,6 +90,12 @@ export interface TokenManagerOptions {
    * `waited`), without secrets: for a service's counters. A throw is logged and ignored.
    */
   onEvent?: (event: TokenEvent) => void;
+  /**
+   * Told of every API call, token call and wait for a renewal as it runs, and of each renewal's
+   * event, for traces and metrics: `openTelemetry()` of `@engage-voice/auth/opentelemetry`, or an
+   * observer of your own. Nothing it is given holds a token, a password or a concrete path.
+   */
+  observer?: TokenObserver;
 }
 
 /** What {@link TokenManagerOptions.onEvent} is told. */
@@ -115,6 +123,7 @@ export interface ManagerConfig {
   exchangesPerMinute: number;
   onTokens: ((tokens: TokenSet) => void | Promise<void>) | undefined;
   onEvent: ((event: TokenEvent) => void) | undefined;
+  observer: TokenObserver | undefined;
 }
 
 /** Every option of `createTokenManager`, so that a misspelt one is refused with the nearest. */
@@ -137,6 +146,7 @@ const managerOptionNames: (keyof TokenManagerOptions)[] = [
   "tenant",
   "mainAccountId",
   "onEvent",
+  "observer",
 ];
 
 export function readManagerConfig(options: TokenManagerOptions): ManagerConfig {
@@ -169,6 +179,7 @@ export function readManagerConfig(options: TokenManagerOptions): ManagerConfig {
     maxRetries: given.maxRetries ?? managerNumbers.maxRetries[0],
     exchangesPerMinute: given.exchangesPerMinute ?? managerNumbers.exchangesPerMinute[0],
     onTokens: given.onTokens,
+    observer: given.observer,
   };
   return forTenant(shared, given);
 }
@@ -196,6 +207,7 @@ function checkShared(given: TokenManagerOptions): void {
     integer(name, given[name as keyof typeof managerNumbers], fallback, least, most);
   }
   optionalFunction("onTokens", given.onTokens);
+  optionalObserver(given.observer);
 }
 
 /** The options that differ per tenant, read on top of the shared ones (a pool reads those once). */

@@ -14,6 +14,7 @@ import {
   type TokenManagerOptions,
 } from "./manager-config.js";
 import type { RenewalQueue } from "./renewal.js";
+import { callObserverOf } from "./observer.js";
 import { renewalPolicy } from "./renewal-policy.js";
 import { memoryStore } from "./store.js";
 import { tokenCalls } from "./token-calls.js";
@@ -86,20 +87,38 @@ export function wireManager(
     const signals = [cycler.renewalSignal(), init?.signal].filter((s) => s instanceof AbortSignal);
     return fetch(input, { ...init, signal: AbortSignal.any(signals) });
   };
-  const onEvent = config.onEvent;
+  const { onEvent, observer } = config;
+  const heard = observer?.event || onEvent;
+  const calls = tokenCalls({
+    origin,
+    fetch: renewalFetch,
+    timeoutMs,
+    clock,
+    logger,
+    stored: config.store !== undefined,
+    observer,
+    tenant,
+  });
 
   const cycler = createTokenCycler({
     store: config.store ?? memoryStore(),
     tenant,
     mainAccountId: config.mainAccountId,
-    onEvent: onEvent && ((event) => onEvent({ ...event, tenant })),
+    onEvent:
+      heard &&
+      ((event) => {
+        const told = { ...event, tenant };
+        observer?.event?.(told);
+        onEvent?.(told);
+      }),
+    observer,
     logger,
     clock,
     sleep,
     random,
     policy: renewalPolicy(config.refreshWindow),
     retries: config.retries,
-    calls: tokenCalls(origin, renewalFetch, timeoutMs, clock, logger, config.store !== undefined),
+    calls,
     slotsOfExchange: exchangeSlots(config.exchangesPerMinute, clock, shared.exchange),
     queue: shared.queue,
     onTokens: config.onTokens,
@@ -110,7 +129,15 @@ export function wireManager(
     cycler,
     fetch,
     timeoutMs,
-    policy: callPolicyOf({ timeoutMs, maxRetries, logger, clock, sleep, random }),
+    policy: callPolicyOf({
+      timeoutMs,
+      maxRetries,
+      logger,
+      clock,
+      sleep,
+      random,
+      observer: callObserverOf(observer),
+    }),
   });
 
   const manager: TokenManager = {

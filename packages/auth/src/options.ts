@@ -1,6 +1,7 @@
 import type { Sleep } from "@engage-voice/client";
 import { checkOrigin, sleep, unknownOption } from "@engage-voice/client/internal";
 import { EngageVoiceAuthError, VERBOSE } from "./errors.js";
+import type { TokenObserver } from "./observer.js";
 import type { TokenStore } from "./store.js";
 import { isHeaderSafe } from "./tokens.js";
 import { checkTransport } from "./transport-policy.js";
@@ -182,6 +183,24 @@ export function requireStore(value: unknown): TokenStore | undefined {
     throw invalid("store must be a TokenStore: an object with get, set and clear (and optionally lock)");
   }
   return store as TokenStore;
+}
+
+/** An observer: an object whose hooks, those it has, are functions (development builds check it). */
+export function optionalObserver(value: unknown): TokenObserver | undefined {
+  if (value === undefined || typeof __ENGAGE_VOICE_PRODUCTION__ !== "undefined") {
+    return value as TokenObserver | undefined;
+  }
+  const hooks = ["call", "tokenCall", "wait", "event"] as const;
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    hooks.some((hook) => !["undefined", "function"].includes(typeof (value as Record<string, unknown>)[hook]))
+  ) {
+    throw invalid(
+      "observer must be an object with optional call, tokenCall, wait and event methods, such as openTelemetry() of @engage-voice/auth/opentelemetry",
+    );
+  }
+  return value as TokenObserver;
 }
 
 export function requireLogger<L extends object>(value: L | undefined, fallback: L): L {

@@ -3,10 +3,12 @@ import { defaultBaseUrls, defaultLogger } from "@engage-voice/client/internal";
 import { authorize } from "./credential-headers.js";
 import { CredentialRejectedError, EngageVoiceAuthError, VERBOSE } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";
+import { callObserverOf, type TokenObserver } from "./observer.js";
 import {
   integer,
   invalid,
   optionalFunction,
+  optionalObserver,
   optionsOf,
   refuseUnknown,
   requireBase,
@@ -34,6 +36,8 @@ interface ApiTokensCommonOptions {
   clock?: Clock;
   /** Gets each retry (`warn`) and a line per try (`debug`); defaults to `console`. */
   logger?: Logger;
+  /** Told of each call (its `call` hook), for traces and metrics: `openTelemetry()` of `./opentelemetry`. */
+  observer?: TokenObserver;
 }
 
 /** With a bearer access token (from a login or exchange): every call, creating tokens included. */
@@ -90,7 +94,17 @@ export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApi
   if (typeof __ENGAGE_VOICE_PRODUCTION__ === "undefined") {
     refuseUnknown(
       given,
-      ["auth", "baseUrl", "fetch", "timeoutMs", "maxRetries", "allowInsecureHttp", "clock", "logger"],
+      [
+        "auth",
+        "baseUrl",
+        "fetch",
+        "timeoutMs",
+        "maxRetries",
+        "allowInsecureHttp",
+        "clock",
+        "logger",
+        "observer",
+      ],
       "apiTokens()",
     );
   }
@@ -117,6 +131,7 @@ export function apiTokens(options: ApiTokensOptions): ApiTokens | ApiTokensByApi
     maxRetries,
     clock,
     logger: requireLogger(given.logger, defaultLogger()),
+    observer: callObserverOf(optionalObserver(given.observer)),
   });
   client.use({ onRequest: ({ request }) => authorize(request, ...credential) });
   const refused = {

@@ -2,6 +2,7 @@ import { createClient } from "@engage-voice/client";
 import { defaultBaseUrls } from "@engage-voice/client/internal";
 import { ExchangeRejectedError, RefreshRejectedError, VERBOSE } from "./errors.js";
 import { limitedFetch } from "./limited-fetch.js";
+import { callObserverOf, observedTokenCall, type TokenObserver } from "./observer.js";
 import { requestInit, tokenRequest } from "./requests.js";
 import type { TokenSet } from "./tokens.js";
 import type { Clock, FetchLike, Logger } from "./types.js";
@@ -44,15 +45,27 @@ export const refreshHint = VERBOSE
  * The two token calls of the exchange flow, each answered with a token set or a typed error. The
  * cycler decides on retries, so the client tries once.
  */
-export function tokenCalls(
-  origin: string,
-  fetch: FetchLike,
-  timeoutMs: number,
-  clock: Clock,
-  logger: Logger,
-  /** Whether the session is kept in a store of the user's: then keeping it is not the advice. */
+export function tokenCalls({
+  origin,
+  fetch,
+  timeoutMs,
+  clock,
+  logger,
   stored = false,
-) {
+  observer,
+  tenant,
+}: {
+  origin: string;
+  fetch: FetchLike;
+  timeoutMs: number;
+  clock: Clock;
+  logger: Logger;
+  /** Whether the session is kept in a store of the user's: then keeping it is not the advice. */
+  stored?: boolean;
+  /** Told of each token call, and of its HTTP request as of any other call. */
+  observer?: TokenObserver | undefined;
+  tenant: string;
+}) {
   // Created on the first token call: openapi-fetch reads the global fetch and Request when a client is
   // made, which makes Node load its fetch implementation; a manager resuming a valid stored session
   // (`engage-voice token`) sends nothing and should not pay for that.
@@ -65,51 +78,58 @@ export function tokenCalls(
       maxRetries: 0,
       logger,
       clock,
+      observer: callObserverOf(observer),
     });
     return made;
   };
+  const observed = <R>(operation: "exchange" | "refresh", run: () => Promise<R>) =>
+    observedTokenCall(observer, { operation, tenant }, run);
   return {
     /** Exchanges a parent-platform token; the new set's `sequence` is given. */
     exchange: (rcToken: string, sequence: number): Promise<TokenSet> =>
-      tokenRequest(
-        "The token exchange",
-        () =>
-          client().POST("/api/auth/login/rc/accesstoken", {
-            params: { query: { includeRefresh: true } },
-            body: { rcAccessToken: rcToken, rcTokenType: "Bearer" },
-            ...requestInit,
-          }),
-        clock,
-        {
-          type: ExchangeRejectedError,
-          code: "exchange_rejected",
-          hint: exchangeHints.refused,
-          notFound: exchangeHints.missing(origin),
-          rateLimited: stored ? exchangeHints.rateLimitedShared : exchangeHints.rateLimited,
-          noAnswer: noAnswerHint(origin, defaultBaseUrls.main),
-        },
-        [rcToken],
-        undefined,
-        sequence,
+      observed("exchange", () =>
+        tokenRequest(
+          "The token exchange",
+          () =>
+            client().POST("/api/auth/login/rc/accesstoken", {
+              params: { query: { includeRefresh: true } },
+              body: { rcAccessToken: rcToken, rcTokenType: "Bearer" },
+              ...requestInit,
+            }),
+          clock,
+          {
+            type: ExchangeRejectedError,
+            code: "exchange_rejected",
+            hint: exchangeHints.refused,
+            notFound: exchangeHints.missing(origin),
+            rateLimited: stored ? exchangeHints.rateLimitedShared : exchangeHints.rateLimited,
+            noAnswer: noAnswerHint(origin, defaultBaseUrls.main),
+          },
+          [rcToken],
+          undefined,
+          sequence,
+        ),
       ),
     /** Spends `current`'s refresh token for a new set, which follows it in `sequence`. */
     refresh: (current: TokenSet & { refreshToken: string }): Promise<TokenSet> =>
-      tokenRequest(
-        "The token refresh",
-        () =>
-          client().POST("/api/auth/token/refresh", {
-            body: { refresh_token: current.refreshToken, rcTokenType: "Bearer" },
-            ...requestInit,
-          }),
-        clock,
-        {
-          type: RefreshRejectedError,
-          code: "refresh_rejected",
-          hint: refreshHint,
-          noAnswer: noAnswerHint(origin, defaultBaseUrls.main),
-        },
-        [current.refreshToken, current.accessToken],
-        current,
+      observed("refresh", () =>
+        tokenRequest(
+          "The token refresh",
+          () =>
+            client().POST("/api/auth/token/refresh", {
+              body: { refresh_token: current.refreshToken, rcTokenType: "Bearer" },
+              ...requestInit,
+            }),
+          clock,
+          {
+            type: RefreshRejectedError,
+            code: "refresh_rejected",
+            hint: refreshHint,
+            noAnswer: noAnswerHint(origin, defaultBaseUrls.main),
+          },
+          [current.refreshToken, current.accessToken],
+          current,
+        ),
       ),
   };
 }

@@ -1,11 +1,13 @@
 import { keptTokenBackoff } from "./backoff.js";
 import { describe, EngageVoiceAuthError, VERBOSE } from "./errors.js";
+import type { TokenObserver } from "./observer.js";
 import { type CyclerEvent, type RenewalDeps, renewalOf } from "./renewal.js";
-import { meets } from "./renewal-policy.js";
+import { meets, type Need } from "./renewal-policy.js";
 import { createSession, loggedOut } from "./session.js";
 import { sharedRenewal } from "./shared-renewal.js";
 import { rulesOf } from "./store-rules.js";
 import { writesInTurn } from "./store-writes.js";
+import type { TokenSet } from "./tokens.js";
 
 export type { CyclerEvent } from "./renewal.js";
 export type { Need } from "./renewal-policy.js";
@@ -17,6 +19,8 @@ export interface CyclerDeps extends RenewalDeps {
   mainAccountId?: string | undefined;
   /** Told of each renewal's outcome, for a service's counters. */
   onEvent?: ((event: CyclerEvent) => void) | undefined;
+  /** Told of each caller's wait for a renewal. */
+  observer?: TokenObserver | undefined;
 }
 
 /**
@@ -80,6 +84,14 @@ export function createTokenCycler(deps: CyclerDeps) {
     closedError,
   });
 
+  /** A caller's wait for the renewal that meets `need`, under the observer's `wait` when it has one. */
+  const waitFor = (need: Need, signal?: AbortSignal | null): Promise<TokenSet> => {
+    const observer = deps.observer;
+    return observer?.wait
+      ? observer.wait({ tenant }, () => shared.waitFor(need, signal))
+      : shared.waitFor(need, signal);
+  };
+
   /** The current token when it may still be sent (starting a renewal in its window), without waiting. */
   function servableToken(): string | undefined {
     // Every path that sends (client(), fetch, the middleware) asks here first: a closed session sends nothing.
@@ -109,7 +121,7 @@ export function createTokenCycler(deps: CyclerDeps) {
      * wait ends when `signal` aborts.
      */
     async accessToken(signal?: AbortSignal | null): Promise<string> {
-      return servableToken() ?? (await shared.waitFor({ kind: "fresh" }, signal)).accessToken;
+      return servableToken() ?? (await waitFor({ kind: "fresh" }, signal)).accessToken;
     },
     /** The token to send again after the server called `sent` expired: a newer one, shared. */
     async renewedAfter(sent: string, signal?: AbortSignal | null): Promise<string> {
@@ -117,7 +129,7 @@ export function createTokenCycler(deps: CyclerDeps) {
       if (current && meets(policy, current, { kind: "newer", than: sent }, clock.now())) {
         return current.accessToken;
       }
-      return (await shared.waitFor({ kind: "newer", than: sent }, signal)).accessToken;
+      return (await waitFor({ kind: "newer", than: sent }, signal)).accessToken;
     },
     /**
      * Refuses new work, lets the renewals in flight store their outcome (their lock is released when

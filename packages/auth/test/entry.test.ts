@@ -51,6 +51,25 @@ describe("package entries", () => {
     expect(modules).not.toContain(join(root, "src/node.ts"));
   });
 
+  it("keeps OpenTelemetry to its own entry: no other entry loads it, and it loads no code of theirs", () => {
+    for (const entry of ["index", "node", "store-kit"]) {
+      const modules = [...graph(join(root, `src/${entry}.ts`))];
+      expect(
+        modules.filter((m) => m.includes("opentelemetry")),
+        entry,
+      ).toEqual([]);
+    }
+    // What it loads at run time: its imports and re-exports that are not of types only.
+    const source = readFileSync(join(root, "src/opentelemetry.ts"), "utf8");
+    const loaded = [...source.matchAll(/^(?:import|export) (?!type )[^;]*?from "([^"]+)"/gms)].map(
+      (m) => m[1],
+    );
+    expect(loaded).toEqual(["@opentelemetry/api"]);
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+    expect(pkg.dependencies["@opentelemetry/api"]).toBeUndefined();
+    expect(pkg.peerDependenciesMeta["@opentelemetry/api"]).toEqual({ optional: true });
+  });
+
   it("exports the fixed public names", () => {
     for (const name of [
       "createTokenManager",
@@ -63,15 +82,16 @@ describe("package entries", () => {
     }
   });
 
-  it("maps the main entry and the ./node and ./store-kit subpaths, types first, for import and require", () => {
+  it("maps the main entry and the ./node, ./store-kit and ./opentelemetry subpaths, types first, for import and require", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
     for (const [subpath, file] of [
       [".", "index"],
       ["./node", "node"],
       ["./store-kit", "store-kit"],
+      ["./opentelemetry", "opentelemetry"],
     ]) {
       const target = pkg.exports[subpath as string];
-      // Each entry has a production build too, without the development-only checks: all three, so
+      // Each entry has a production build too, without the development-only checks: all of them, so
       // that they share one copy of the error classes there as well.
       const production = (ext: string) => ({ production: `./dist/production/${file}.${ext}` });
       expect(Object.keys(target.import)[0]).toEqual("types");
