@@ -27,15 +27,12 @@ export interface TokenObserver {
   event?(event: TokenEvent): void;
 }
 
-/** The client's observer of `observer`'s API calls, if it watches them. */
-export function callObserverOf(observer: TokenObserver | undefined): CallObserver | undefined {
-  if (!observer?.call) {
-    return undefined;
-  }
-  // Called as a method of the observer, which may be an instance of a class of the user's.
-  const watcher = observer as Required<Pick<TokenObserver, "call">>;
-  return { call: (call, run) => watcher.call(call, run) };
-}
+/**
+ * The client's observer of `observer`'s API calls, if it watches them: the observer itself, whose
+ * `call` the client calls as its method (it may be an instance of a class of the user's).
+ */
+export const callObserverOf = (observer: TokenObserver | undefined): CallObserver | undefined =>
+  observer?.call ? (observer as CallObserver) : undefined;
 
 /** Runs a token call under `observer`'s `tokenCall`, or alone. */
 export function observedTokenCall<R>(

@@ -123,16 +123,8 @@ export interface ClientDefaults {
 }
 
 /** The origin a call goes to: its own `baseUrl` (openapi-fetch takes one per call), or its client's. */
-function originOf(baseUrl: unknown, fallback: string): string {
-  if (typeof baseUrl !== "string") {
-    return fallback;
-  }
-  try {
-    return new URL(baseUrl).origin;
-  } catch {
-    return fallback;
-  }
-}
+const originOf = (baseUrl: unknown, fallback: string) =>
+  typeof baseUrl === "string" ? new URL(baseUrl).origin : fallback;
 
 /** Wraps every method of an openapi-fetch client with {@link send}. */
 export function applyMediaTypes<C extends object>(
