@@ -10,7 +10,12 @@ import sizeLimit from "../.size-limit.ts";
 const here = fileURLToPath(new URL("..", import.meta.url));
 
 /** As size-limit's esbuild step bundles it (.size-limit.ts), with the files it drew on. */
-async function bundle(source: string, conditions: string[], platform: Platform = "browser") {
+async function bundle(
+  source: string,
+  conditions: string[],
+  platform: Platform = "browser",
+  external: string[] = [],
+) {
   const result = await build({
     stdin: { contents: source, resolveDir: here, sourcefile: "entry.js", loader: "js" },
     bundle: true,
@@ -23,6 +28,7 @@ async function bundle(source: string, conditions: string[], platform: Platform =
     legalComments: "none",
     metafile: true,
     conditions,
+    external,
   });
   return {
     code: result.outputFiles[0]?.contents ?? new Uint8Array(),
@@ -190,6 +196,20 @@ describe("the app's imports as the budget bundles them", () => {
     expect(inputs.filter((file) => file.includes("openapi-fetch/"))).toHaveLength(1);
   });
 
+  it("leave out OpenTelemetry: its entry, its peer and every name it gives spans and metrics", async () => {
+    for (const conditions of [["production"], []]) {
+      const { code, inputs } = await bundle(APP, conditions);
+      const text = new TextDecoder().decode(code);
+      expect(
+        inputs.filter((file) => /opentelemetry/i.test(file)),
+        conditions.join(),
+      ).toEqual([]);
+      for (const absent of ["http.client.request.duration", "engage_voice.", "url.template", "SpanKind"]) {
+        expect(text, absent).not.toContain(absent);
+      }
+    }
+  });
+
   it("leave out the development-only option checks in a production build, and keep the ones that guard credentials", async () => {
     const text = async (conditions: string[]) =>
       new TextDecoder().decode((await bundle(APP, conditions)).code);
@@ -207,6 +227,23 @@ describe("the app's imports as the budget bundles them", () => {
     for (const guard of ["must not contain a username or password", "without a path, query or fragment"]) {
       expect(production, guard).toContain(guard);
     }
+  });
+});
+
+describe("the OpenTelemetry entry as the budget bundles it", () => {
+  it("holds its own code alone: no module of the other entries, its peer left to the app", async () => {
+    const { inputs } = await bundle(
+      `export * from "@engage-voice/auth/opentelemetry";`,
+      ["production"],
+      "browser",
+      ["@opentelemetry/api"],
+    );
+    expect(inputs.map((file) => file.replace(/^.*\/auth\//, "auth/"))).toEqual([
+      "auth/dist/production/opentelemetry.js",
+      "entry.js",
+    ]);
+    const row = sizeLimit.find((check) => check.path === "size/auth-opentelemetry.js");
+    expect(row?.ignore).toEqual(["@opentelemetry/api"]);
   });
 });
 
