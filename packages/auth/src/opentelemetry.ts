@@ -3,7 +3,7 @@
 // Its own entry, importing no code of the others: an app that does not import it bundles none of it,
 // nor OpenTelemetry. It is an observer (observer.ts): the manager and the client tell it what runs,
 // and it never sees a token, a password, a body or a concrete path, so no attribute can hold one.
-import type { CallTrace, ObservedCall } from "@engage-voice/client";
+import type { CallObserver, CallTrace, ObservedCall } from "@engage-voice/client";
 import {
   type Attributes,
   context,
@@ -101,7 +101,7 @@ function serverAttributes() {
  *   calls of the renewal it started, and `engage_voice.token.wait.duration`.
  * - Each renewal's outcome: `engage_voice.token.renewals`.
  */
-export function openTelemetry(options: OpenTelemetryOptions = {}): TokenObserver {
+export function openTelemetry(options: OpenTelemetryOptions = {}): TokenObserver & CallObserver {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE);
   const clock = options.clock ?? performanceClock;

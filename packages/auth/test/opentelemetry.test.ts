@@ -2,6 +2,7 @@
 // spans and metrics read back through the OpenTelemetry SDK's in-memory exporters. Span times and
 // durations come from the hosts' fake clock, which the observer is given too: they are exact.
 import { readFileSync } from "node:fs";
+import { createClient } from "@engage-voice/client";
 import { context, type HrTime, SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import {
@@ -226,6 +227,38 @@ describe("openTelemetry(): spans", () => {
     const [call] = otel.spans() as [ReadableSpan];
     expect(call.attributes).toEqual({ ...onHost("GET", ACCOUNTS), "error.type": "TypeError" });
     expect(call.status).toEqual({ code: SpanStatusCode.ERROR });
+  });
+
+  it("names an http origin's default port, and a retry after no answer by the error's type", async () => {
+    const otel = telemetry();
+    let tries = 0;
+    const fetch = async () => {
+      if (tries++ === 0) {
+        throw new TypeError("fetch failed");
+      }
+      return Response.json([]);
+    };
+    const client = createClient({
+      baseUrl: "http://localhost",
+      fetch,
+      observer: otel.observer,
+      sleep: async () => {},
+    });
+    const { response } = await client.GET(ACCOUNTS, { maxRetries: 1 });
+    expect(response.status).toBe(200);
+    const [call] = otel.spans() as [ReadableSpan];
+    expect(call.attributes).toMatchObject({
+      "server.address": "localhost",
+      "server.port": 80,
+      "url.scheme": "http",
+    });
+    expect(call.events.map((e) => e.attributes)).toEqual([
+      {
+        "http.request.resend_count": 1,
+        "error.type": "TypeError",
+        "engage_voice.retry.delay": expect.any(Number),
+      },
+    ]);
   });
 
   it("marks a call past its deadline with the timeout's code", async () => {

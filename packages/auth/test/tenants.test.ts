@@ -102,11 +102,12 @@ describe("the tenant option", () => {
     "acme/../x",
     "acme\nlevel=error",
     "-acme",
+    "-",
     "a".repeat(101),
     42,
   ])("refuses %j, saying what a tenant id may hold and what it got, without quoting it", (tenant) => {
     expect(() => createTokenManager({ rcAccessToken: "rc", tenant: tenant as string })).toThrow(
-      /tenant must be 1 to 100 letters, digits, dots, underscores or hyphens.*; got (a string of \d+ characters?|number)/,
+      /tenant must be 1 to 100 letters, digits, dots, underscores or hyphens.*; got (a string of (1 character|\d+ characters)|number)/,
     );
     if (typeof tenant === "string" && tenant.length > 3) {
       expect(() => createTokenManager({ rcAccessToken: "rc", tenant })).not.toThrow(tenant);
@@ -252,6 +253,7 @@ describe("one tenant id given to two customers' credentials", () => {
     expect(() => createTokenManager({ rcAccessToken: "rc", mainAccountId: 99 as never })).toThrow(
       /mainAccountId must be the main account id .*got number/,
     );
+    expect(() => createTokenManager({ rcAccessToken: "rc", mainAccountId: null as never })).toThrow(/; got null$/);
     // A string in the wrong place may be a pasted credential: described, never quoted.
     const pasted = `${"x".repeat(100)}-secret-9f2c`;
     const refused = (() => {
