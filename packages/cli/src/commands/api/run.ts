@@ -137,9 +137,9 @@ async function send(ctx: ApiContext, target: Target, apiToken: string | undefine
     headers.set("Authorization", `Bearer ${await (await session(ctx)).getAccessToken()}`);
   }
   const policy = callPolicyOf({ ...callOptions(ctx), sleep: ctx.sleep });
+  const call = { method: target.method, template: target.template ?? printablePath(url.pathname), origin };
   const result = await runCall(
-    `${target.method} ${printablePath(url.pathname)}`,
-    target.method,
+    call,
     policy,
     undefined,
     async (signal) => ({ response: await ctx.fetch(url, { ...init, signal }) }),
