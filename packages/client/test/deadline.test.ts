@@ -1,114 +1,148 @@
-// A call's deadline is armed when the turn of the event loop it started in ends, for the time left:
-// a call answered within its turn makes no timer. The time left is read on an injected clock; the
-// turns are real (setImmediate), the timers are read from a spy, and no verdict depends on how long
-// a timer took.
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { Deadline, waitingForTheirTurn } from "../src/deadline.js";
+// Every call's deadline rides on one timer, set for the earliest deadline held. Time runs on fake
+// timers and the timer's injected clock (Date, which the fake timers move); the timers set are read
+// from a spy; no verdict depends on how long a real timer took. What a real process does with the
+// timer (stays alive for a call, ends once none waits) is deadline-process.test.ts.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { Deadline, DeadlineTimer } from "../src/deadline.js";
 import { createClient, RequestTimeoutError } from "../src/index.js";
 import { stubFetch } from "./stub-fetch.js";
 
 const USERS = "/voice/api/v1/admin/users";
 const quiet = { logger: {}, random: () => 0 };
-const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
 /** A fetch that answers only its signal's abort. */
 const hanging = (_: Request, init?: RequestInit) =>
   new Promise<Response>((_, reject) =>
     init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)),
   );
 
-/**
- * The deadline timers among the timers set, told apart by a delay no one else uses: `timeoutMs`
- * less what the turn took, which a busy machine can make seconds long.
- */
-function deadlineTimers(spy: { mock: { calls: unknown[][] } }, timeoutMs: number) {
-  return spy.mock.calls.filter(
-    ([, delay]) => typeof delay === "number" && delay > timeoutMs - 10_000 && delay <= timeoutMs,
-  );
-}
+/** The timers set, as the handles setTimeout returned. */
+const handles = (spy: { mock: { results: { value: unknown }[] } }) =>
+  spy.mock.results.map((result) => result.value as NodeJS.Timeout);
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
 });
 
-describe("a call's deadline", () => {
-  it("makes no timer for calls answered within their turn", async () => {
-    const spy = vi.spyOn(globalThis, "setTimeout");
-    const { fetch } = stubFetch(() => Response.json([]));
-    const client = createClient({ fetch, ...quiet, timeoutMs: 654_321 });
-    for (let i = 0; i < 1000; i++) {
-      await client.GET(USERS);
-    }
-    await endOfTurn();
-    expect(deadlineTimers(spy, 654_321)).toHaveLength(0);
+describe("the deadline timer", () => {
+  let timer: DeadlineTimer;
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    timer = new DeadlineTimer(() => Date.now());
   });
 
-  it("arms one timer at the end of the turn for a call still waiting then", async () => {
-    const spy = vi.spyOn(globalThis, "setTimeout");
-    const controller = new AbortController();
-    const call = createClient({ fetch: hanging, ...quiet, timeoutMs: 654_321 }).GET(USERS, {
-      signal: controller.signal,
-    });
-    expect(deadlineTimers(spy, 654_321)).toHaveLength(0);
-    await endOfTurn();
-    expect(deadlineTimers(spy, 654_321)).toHaveLength(1);
-    controller.abort(new Error("done"));
-    await expect(call).rejects.toThrow("done");
+  it("ends each deadline at its own time, however many share the timer", () => {
+    const ended: string[] = [];
+    new Deadline(300, () => ended.push("300 ms"), timer);
+    new Deadline(500, () => ended.push("500 ms"), timer);
+    vi.advanceTimersByTime(100);
+    new Deadline(100, () => ended.push("100 ms, started 100 ms later"), timer);
+    vi.advanceTimersByTime(99);
+    expect(ended).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(ended).toEqual(["100 ms, started 100 ms later"]);
+    vi.advanceTimersByTime(99);
+    expect(ended).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(ended).toEqual(["100 ms, started 100 ms later", "300 ms"]);
+    vi.advanceTimersByTime(200);
+    expect(ended).toEqual(["100 ms, started 100 ms later", "300 ms", "500 ms"]);
+    expect(timer.size).toBe(0);
   });
 
-  it("is armed for the time left after a long turn, read on the timers' time base", async () => {
+  it("sets one timer for calls that start and end one after the other", () => {
     const spy = vi.spyOn(globalThis, "setTimeout");
-    let now = 1_000;
     const fired = vi.fn();
-    const deadline = new Deadline(30_000, fired, () => now);
-    now += 400;
-    await endOfTurn();
-    expect(spy).toHaveBeenCalledWith(expect.any(Function), 29_600);
-    deadline.end(false);
+    for (let i = 0; i < 1_000; i++) {
+      new Deadline(30_000, fired, timer).end(false);
+      vi.advanceTimersByTime(10);
+    }
+    expect(spy).toHaveBeenCalledTimes(1);
+    // Past the first deadline the timer fires with nothing due, and is not set again for nothing.
+    vi.advanceTimersByTime(30_000);
+    expect(spy).toHaveBeenCalledTimes(1);
     expect(fired).not.toHaveBeenCalled();
   });
 
-  it("fires at once when the turn took longer than the deadline", async () => {
-    let now = 0;
+  it("sets the timer again only for a deadline earlier than the one it is set for", () => {
+    const spy = vi.spyOn(globalThis, "setTimeout");
     const fired = vi.fn();
-    new Deadline(100, fired, () => now);
-    now += 250;
-    await endOfTurn();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    new Deadline(30_000, fired, timer);
+    new Deadline(40_000, fired, timer);
+    expect(spy).toHaveBeenCalledTimes(1);
+    new Deadline(5_000, fired, timer);
+    expect(spy).toHaveBeenCalledTimes(2);
+    expect(spy).toHaveBeenLastCalledWith(expect.any(Function), 5_000);
+  });
+
+  it("holds the process while a call is in flight, and not once none is", () => {
+    const spy = vi.spyOn(globalThis, "setTimeout");
+    const first = new Deadline(30_000, () => {}, timer);
+    const second = new Deadline(30_000, () => {}, timer);
+    const [handle] = handles(spy);
+    expect(handle?.hasRef()).toBe(true);
+    first.end(false);
+    expect(handle?.hasRef()).toBe(true);
+    second.end(false);
+    expect(handle?.hasRef()).toBe(false);
+    // The next call takes the same timer, which holds the process again.
+    const third = new Deadline(30_000, () => {}, timer);
+    expect(handles(spy)).toHaveLength(1);
+    expect(handle?.hasRef()).toBe(true);
+    third.end(false);
+  });
+
+  it("keeps guarding a body read after the call returns, without holding the process", () => {
+    const spy = vi.spyOn(globalThis, "setTimeout");
+    const fired = vi.fn();
+    new Deadline(1_000, fired, timer).end(true);
+    expect(handles(spy)[0]?.hasRef()).toBe(false);
+    vi.advanceTimersByTime(1_000);
     expect(fired).toHaveBeenCalledOnce();
   });
 
-  it("keeps guarding a body read after the call returns, on a timer that holds no process", () => {
-    const spy = vi.spyOn(globalThis, "setTimeout");
-    new Deadline(654_321, () => {}).end(true);
-    const timers = spy.mock.results.map((result) => result.value as NodeJS.Timeout);
-    expect(timers).toHaveLength(1);
-    expect(timers[0]?.hasRef()).toBe(false);
-    clearTimeout(timers[0]);
+  it("forgets what an ended call would have run", () => {
+    const fired = vi.fn();
+    const deadline = new Deadline(1_000, fired, timer);
+    deadline.end(false);
+    deadline.end(true);
+    vi.advanceTimersByTime(2_000);
+    expect(fired).not.toHaveBeenCalled();
+    expect(timer.size).toBe(0);
   });
 
-  it("is armed even when fake timers were uninstalled before the end of the turn they were to run", async () => {
-    const { fetch } = stubFetch(() => Response.json([]));
-    await endOfTurn(); // no turn already scheduled on the real timers
+  it("is set on the timers in place when the ones it was set on were uninstalled", () => {
+    const fired = vi.fn();
+    // Set on these fake timers, which are uninstalled before they run it...
+    new Deadline(60_000, () => {}, timer).end(false);
+    vi.useRealTimers();
+    vi.useFakeTimers({ now: 2_000_000 });
+    // ...so a later deadline sets it on the timers now in place.
+    new Deadline(100, fired, timer);
+    vi.advanceTimersByTime(100);
+    expect(fired).toHaveBeenCalledOnce();
+  });
+});
+
+describe("a call's deadline", () => {
+  it("ends a call wherever it is, with its typed error", async () => {
     vi.useFakeTimers();
-    try {
-      // Its deadline schedules the end of its turn on the fake timers...
-      await createClient({ fetch, ...quiet }).GET(USERS);
-    } finally {
-      // ...which drop it, never run.
-      vi.useRealTimers();
-    }
-    const call = createClient({ fetch: hanging, ...quiet, timeoutMs: 50 }).GET(USERS);
-    await expect(call).rejects.toBeInstanceOf(RequestTimeoutError);
+    const call = createClient({ fetch: hanging, ...quiet, timeoutMs: 1_000 }).GET(USERS);
+    const settled = expect(call).rejects.toBeInstanceOf(RequestTimeoutError);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await settled;
   });
 
-  it("drops the calls that ended from a turn that never yields", async () => {
+  it("leaves nothing on the shared timer once calls are done", async () => {
+    const spy = vi.spyOn(globalThis, "setTimeout");
     const { fetch } = stubFetch(() => Response.json([]));
-    const client = createClient({ fetch, ...quiet });
-    for (let i = 0; i < 5_000; i++) {
+    const client = createClient({ fetch, ...quiet, timeoutMs: 654_321 });
+    for (let i = 0; i < 1_000; i++) {
       await client.GET(USERS);
     }
-    expect(waitingForTheirTurn()).toBeLessThanOrEqual(512);
-    await endOfTurn();
-    expect(waitingForTheirTurn()).toBe(0);
+    const deadlineTimers = spy.mock.calls.filter(([, delay]) => (delay as number) > 600_000);
+    // One at most: the first call of this file on the process's shared timer may have set it.
+    expect(deadlineTimers.length).toBeLessThanOrEqual(1);
+    expect(handles(spy).every((handle) => !handle.hasRef())).toBe(true);
   });
 });
