@@ -1,6 +1,6 @@
 import { defineConfig, type UserConfig } from "tsdown";
 
-const ENTRIES = ["src/index.ts", "src/node.ts", "src/store-kit.ts", "src/opentelemetry.ts"];
+const ENTRIES = ["src/index.ts", "src/node.ts", "src/store-kit.ts", "src/opentelemetry.ts", "src/internal.ts"];
 
 const common: UserConfig = {
   format: ["esm", "cjs"],
@@ -14,7 +14,8 @@ export default defineConfig([
   {
     ...common,
     // index, store-kit and opentelemetry run in browsers, Deno, Bun and workers; node holds the file
-    // store and may use node:*. opentelemetry imports @opentelemetry/api, an optional peer, left external.
+    // store and may use node:*, as may internal (what the SDK's other packages share with auth: the token
+    // file's checks). opentelemetry imports @opentelemetry/api, an optional peer, left external.
     entry: ENTRIES,
     dts: true,
     clean: true,

@@ -4,9 +4,10 @@ import { storeFailed, VERBOSE } from "./errors.js";
 import { withFileLock } from "./file-lock.js";
 import { lockingRules } from "./locking-store.js";
 import { boolean, integer, invalid, optionsOf, refuseUnknown } from "./options.js";
-import { type FileRefusal, MAX_TOKEN_FILE_BYTES, readRegularFile, writePrivateFile } from "./private-file.js";
+import { writePrivateFile } from "./private-file.js";
 import type { TokenStore } from "./store.js";
-import { fromStored, type TokenSet } from "./tokens.js";
+import { type FileRefusal, lockFileOf, MAX_TOKEN_FILE_BYTES, readTokenFile } from "./token-file.js";
+import type { TokenSet } from "./tokens.js";
 
 export { writePrivateFile } from "./private-file.js";
 export type { TokenStore } from "./store.js";
@@ -68,23 +69,19 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
   };
 
   async function read(): Promise<TokenSet | undefined> {
-    let contents: Awaited<ReturnType<typeof readRegularFile>>;
+    let file: Awaited<ReturnType<typeof readTokenFile>>;
     try {
-      contents = await readRegularFile(path, MAX_TOKEN_FILE_BYTES);
+      file = await readTokenFile(path);
     } catch (error) {
-      if ((error as { code?: unknown }).code === "ENOENT") {
-        return undefined;
-      }
       throw failed("The token file could not be read", error);
     }
-    if ("refused" in contents) {
-      throw failed(refusals[contents.refused]);
+    if ("refused" in file) {
+      throw failed(refusals[file.refused]);
     }
-    try {
-      return fromStored(JSON.parse(contents.text));
-    } catch (error) {
-      throw failed("The token file is not valid JSON", error);
+    if ("notJson" in file) {
+      throw failed("The token file is not valid JSON", file.notJson);
     }
+    return "missing" in file ? undefined : file.tokens;
   }
 
   const store: TokenStore = {
@@ -121,7 +118,7 @@ export function fileStore(path: string, options?: FileStoreOptions): TokenStore 
       }
     },
     ...(lock
-      ? { lock: <T>(task: () => Promise<T>) => withFileLock(`${path}.lock`, locking, task), lockingRules }
+      ? { lock: <T>(task: () => Promise<T>) => withFileLock(lockFileOf(path), locking, task), lockingRules }
       : {}),
     // A file answers at once or fails: a set another process renewed is taken without the lock.
     peek: read,

@@ -2,7 +2,7 @@
 // generation that logout() starts anew. Every set that enters the session passes one of these checks.
 import { EngageVoiceAuthError, VERBOSE } from "./errors.js";
 import { answeredForAnother, storedForAnother, storedForAnotherAccount } from "./tenant.js";
-import { boundTo, type TokenSet, withoutRefreshToken } from "./tokens.js";
+import { boundTo, obtainedBy, type TokenSet, withoutRefreshToken } from "./tokens.js";
 import type { Logger } from "./types.js";
 
 export const loggedOut = () =>
@@ -39,7 +39,7 @@ export function createSession(tenant: string, boundAccount: string | undefined, 
     },
     /** A stored set, refused loudly when another tenant's credentials, or another account's, obtained it. */
     checkStored(stored: TokenSet | undefined): TokenSet | undefined {
-      if (stored && stored.tenant !== tenant) {
+      if (stored && !obtainedBy(stored, tenant)) {
         refuse(storedForAnother(tenant, stored.tenant));
       }
       if (stored && isAnotherAccount(stored.mainAccountId)) {

@@ -185,6 +185,9 @@ export function fromStored(value: unknown): TokenSet | undefined {
   return wrap({ ...(v as TokenSet), sequence });
 }
 
+/** Whether `tenant`'s credentials obtained the set: a manager takes no stored set of another tenant. */
+export const obtainedBy = (tokens: TokenSet, tenant: string): boolean => tokens.tenant === tenant;
+
 /** The same token set, stamped with the tenant whose credentials obtained it. */
 export function boundTo(tokens: TokenSet, tenant: string): TokenSet {
   return tokens.tenant === tenant ? tokens : wrap({ ...tokens, tenant });

@@ -82,13 +82,24 @@ describe("package entries", () => {
     }
   });
 
-  it("maps the main entry and the ./node, ./store-kit and ./opentelemetry subpaths, types first, for import and require", () => {
+  it("keeps the internal entry small: the token file's checks and the refresh window, not the manager", () => {
+    const modules = [...graph(join(root, "src/internal.ts"))];
+    expect(modules.filter((m) => m.startsWith(root)).map((m) => m.slice(root.length + 1)).sort()).toEqual([
+      "src/internal.ts",
+      "src/renewal-policy.ts",
+      "src/token-file.ts",
+      "src/tokens.ts",
+    ]);
+  });
+
+  it("maps the main entry and the ./node, ./store-kit, ./opentelemetry and ./internal subpaths, types first, for import and require", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
     for (const [subpath, file] of [
       [".", "index"],
       ["./node", "node"],
       ["./store-kit", "store-kit"],
       ["./opentelemetry", "opentelemetry"],
+      ["./internal", "internal"],
     ]) {
       const target = pkg.exports[subpath as string];
       // Each entry has a production build too, without the development-only checks: all of them, so
