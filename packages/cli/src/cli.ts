@@ -46,15 +46,23 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write(parsed.text);
     return 0;
   }
+  const platform = { env: process.env, platform: process.platform, home: homedir() };
+  if (parsed.spec.name === "token") {
+    // A valid stored session is printed without loading the token manager; any doubt runs it.
+    const { storedToken } = await import("./commands/token/stored.js");
+    const token = await storedToken(platform, parsed.values);
+    if (token !== undefined) {
+      process.stdout.write(`${token}\n`);
+      return 0;
+    }
+  }
   const { run } = await import("./run.js");
   const { exitCode, abandoned } = await run(
     {
       stdin: process.stdin,
       stdout: process.stdout,
       stderr: process.stderr,
-      env: process.env,
-      platform: process.platform,
-      home: homedir(),
+      ...platform,
     },
     parsed.spec,
     parsed.values,

@@ -1,8 +1,9 @@
 // Where profiles and sessions live: the platform's config directory, one token file per profile
-// and host, and a config file with each profile's hosts (no secret in it).
+// and host, and a config file with each profile's hosts (no secret in it). The fast `engage-voice
+// token` reads it too: the file store is imported where a file is written, not at the top.
 import { chmod, readFile, stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
-import { fileStore, type TokenStore, writePrivateFile } from "@engage-voice/auth/node";
+import type { TokenStore } from "@engage-voice/auth/node";
 import { defaultBaseUrls, checkOrigin as originRule } from "@engage-voice/client/internal";
 import { ENV } from "./env.js";
 import { CliError, EXIT, usageError } from "./exit.js";
@@ -92,6 +93,12 @@ export interface ProfileConfig {
   legacyBaseUrl: string;
 }
 
+/** The option that names each host (its variable is `ENV` of the same key). */
+export const HOST_OPTIONS = {
+  baseUrl: "base-url",
+  legacyBaseUrl: "legacy-base-url",
+} as const satisfies Record<keyof ProfileConfig, string>;
+
 /** A profile's hosts: as its `login` saved them, else the production hosts. */
 export function profileHosts(config: ConfigFile, profile: string): ProfileConfig {
   return config.profiles[profile] ?? { baseUrl: DEFAULT_BASE_URL, legacyBaseUrl: DEFAULT_LEGACY_BASE_URL };
@@ -136,6 +143,7 @@ export async function readConfig(dir: string): Promise<ConfigFile> {
 /** Writes under auth's private-file rule: mode 0600, a folder of 0700, a temporary file and a rename. */
 export async function writeConfig(dir: string, config: ConfigFile): Promise<void> {
   const path = configPath(dir);
+  const { writePrivateFile } = await import("@engage-voice/auth/node");
   try {
     await writePrivateFile(path, `${JSON.stringify({ profiles: config.profiles }, null, 2)}\n`);
   } catch {
@@ -152,9 +160,11 @@ export async function writeConfig(dir: string, config: ConfigFile): Promise<void
 export async function updateConfig(
   dir: string,
   change: (config: ConfigFile) => void,
-  storeOf: (path: string, what: string) => TokenStore = (path) => fileStore(path),
+  storeOf?: (path: string, what: string) => TokenStore,
 ): Promise<void> {
-  const locked = storeOf(configPath(dir), "config.json").lock;
+  const locked = storeOf
+    ? storeOf(configPath(dir), "config.json").lock
+    : (await import("@engage-voice/auth/node")).fileStore(configPath(dir)).lock;
   if (!locked) {
     throw new CliError("config.json cannot be locked", EXIT.failure);
   }
@@ -179,6 +189,13 @@ export function folderVerdict(
   return owner === me ? { tighten: mode & 0o7755 } : "refuse";
 }
 
+/** The folders a profile's session is kept in, outermost first: the config folder, `tokens`, the profile's. */
+export const sessionFolders = (dir: string, profile: string): string[] => [
+  dir,
+  join(dir, "tokens"),
+  join(dir, "tokens", profile),
+];
+
 /**
  * The config folder, its `tokens` folder and the profile's, where they exist: tightened when they
  * are the user's own and others can write them, refused when they are not the user's.
@@ -188,7 +205,7 @@ export async function secureFolders(dir: string, profile: string, platform: Node
   if (platform === "win32" || me === undefined) {
     return;
   }
-  for (const folder of [dir, join(dir, "tokens"), join(dir, "tokens", profile)]) {
+  for (const folder of sessionFolders(dir, profile)) {
     const stats = await stat(folder).catch(() => undefined);
     if (!stats?.isDirectory()) {
       continue;

@@ -18,6 +18,7 @@ import {
   checkProfile,
   configDir,
   DEFAULT_PROFILE,
+  HOST_OPTIONS,
   type ProfileConfig,
   profileHosts,
   readConfig,
@@ -31,12 +32,6 @@ import { CliError, EXIT, usageError } from "./exit.js";
 import { announceLockWaits } from "./lock-wait.js";
 import type { OptionValues } from "./options.js";
 import { Spinner } from "./terminal.js";
-
-/** The option that names each host. */
-const HOST_OPTIONS = { baseUrl: "base-url", legacyBaseUrl: "legacy-base-url" } as const satisfies Record<
-  keyof ProfileConfig,
-  string
->;
 
 /** `--timeout` (or its variable) in seconds, as ms: a positive number up to an hour. */
 export function timeoutOf(value: string | undefined): number | undefined {
