@@ -22,7 +22,10 @@ async function main(args: string[]): Promise<number> {
   // The sandbox has its own flags and help: the command hands them over as they are.
   if (args[0] === "sandbox") {
     const { runSandboxCli, sandboxUsage } = await import("@engage-voice/sandbox/cli");
-    return runSandboxCli(args.slice(1), undefined, sandboxUsage("engage-voice sandbox"));
+    // This process is then the sandbox's own: its faster globals may replace the process's.
+    return runSandboxCli(args.slice(1), undefined, sandboxUsage("engage-voice sandbox"), {
+      overrideGlobalObjects: true,
+    });
   }
   let parsed: ReturnType<typeof parseCommandLine>;
   try {

@@ -4,4 +4,8 @@
 // anything is built (a bin in dist/ made every `pnpm install` warn `Failed to create bin ... ENOENT`).
 import { runSandboxCli } from "../dist/cli-main.js";
 
-process.exit(await runSandboxCli(process.argv.slice(2)));
+// The process is the sandbox's own: @hono/node-server's lightweight Request and Response may replace
+// its globals (StartSandboxOptions.overrideGlobalObjects).
+process.exit(
+  await runSandboxCli(process.argv.slice(2), undefined, undefined, { overrideGlobalObjects: true }),
+);

@@ -16,6 +16,8 @@ export async function runSandboxCli(
   args: string[],
   io: SandboxCliIo = { stdout: process.stdout, stderr: process.stderr },
   usage = USAGE,
+  /** `true` from a bin, whose process is the sandbox's own: see `StartSandboxOptions`. */
+  { overrideGlobalObjects = false }: { overrideGlobalObjects?: boolean } = {},
 ): Promise<number> {
   let options: ReturnType<typeof parseCliArgs>;
   try {
@@ -32,6 +34,7 @@ export async function runSandboxCli(
   try {
     sandbox = await startSandbox({
       ...options,
+      overrideGlobalObjects,
       logger: { error: (message) => void io.stderr.write(`${message}\n`) },
     });
   } catch (error) {

@@ -90,9 +90,12 @@ export function createHost(state: SandboxState, name: HostName): Hono {
       return corsHeaders(c, next);
     }
     // Not from a page: no CORS headers to add (Hono's middleware would build a placeholder answer
-    // per request to hold them), but a cache must still tell this answer from a page's.
-    await next();
+    // per request to hold them), but a cache must still tell this answer from a page's. Set before
+    // the handler runs, among the headers its answer starts with: set on the answer after it, it
+    // made Hono copy the answer, and a copy's body is a stream, which @hono/node-server writes by
+    // reading it rather than at once.
     c.header("Vary", "Origin", { append: true });
+    return next();
   });
   app.use("*", async (c, next) => {
     if (c.req.method === "OPTIONS" || c.req.path === FAULTS_PATH || c.req.path === CONTROL_PATH) {

@@ -16,6 +16,14 @@ export interface StartSandboxOptions extends Omit<SandboxOptions, "dropConnectio
   mainPort?: number;
   /** Port of the deprecated login host; 0 (the default) lets the OS pick a free one. */
   legacyPort?: number;
+  /**
+   * `true` where the process is the sandbox's own (its command line sets it): @hono/node-server's
+   * lightweight `Request` and `Response` replace the process's globals, and the sandbox answers
+   * about twice as many requests per CPU-second. Default `false`: the process's own classes stay, as
+   * clients in the same process need (a `Response` their `fetch` returns is not an instance of the
+   * replaced global, which openapi-fetch's middleware checks).
+   */
+  overrideGlobalObjects?: boolean;
 }
 
 const HOST = "127.0.0.1";
@@ -91,11 +99,16 @@ export class SandboxPortInUseError extends Error {
   }
 }
 
-function listen(app: Hono, port: number, option: SandboxPortInUseError["option"]): Promise<Server> {
+function listen(
+  app: Hono,
+  port: number,
+  option: SandboxPortInUseError["option"],
+  overrideGlobalObjects: boolean,
+): Promise<Server> {
   const handle = getRequestListener(app.fetch, {
     hostname: HOST,
-    // Keep the process's own Request and Response: the sandbox often shares it with its clients.
-    overrideGlobalObjects: false,
+    // The process's own Request and Response unless the process is the sandbox's (the option's doc).
+    overrideGlobalObjects,
     errorHandler: badRequest,
   });
   const server = createServer((request, response) => {
@@ -154,15 +167,19 @@ function urlOf(server: Server): string {
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const mainPort = checkPort(options.mainPort, "mainPort");
   const legacyPort = checkPort(options.legacyPort, "legacyPort");
+  const { overrideGlobalObjects = false, ...appOptions } = options;
+  if (typeof overrideGlobalObjects !== "boolean") {
+    throw new SandboxOptionsError("overrideGlobalObjects must be true or false");
+  }
   const { main, legacy, seed, faults, control, settings, tenant } = createSandboxApps({
-    ...options,
+    ...appOptions,
     logger: options.logger ?? stderrLogger,
     dropConnection: (env) => (env as HttpBindings).incoming.socket.destroy(),
   });
-  const mainServer = await listen(main, mainPort, "mainPort");
+  const mainServer = await listen(main, mainPort, "mainPort", overrideGlobalObjects);
   let legacyServer: Server;
   try {
-    legacyServer = await listen(legacy, legacyPort, "legacyPort");
+    legacyServer = await listen(legacy, legacyPort, "legacyPort", overrideGlobalObjects);
   } catch (error) {
     await close(mainServer);
     throw error;
