@@ -22,19 +22,19 @@ const EARLY_MS = 1;
  */
 export class DeadlineTimer {
   /** Deadlines still guarding something: a call in flight, or a body its caller reads. */
-  private readonly held = new Set<Deadline>();
+  readonly #held = new Set<Deadline>();
   /** How many of them are calls in flight, which keep the process alive. */
-  private inFlight = 0;
-  private timer: Timer | undefined;
+  #inFlight = 0;
+  #timer: Timer | undefined;
   /** When the timer fires, on `now`'s time base. */
-  private timerAt = Number.POSITIVE_INFINITY;
+  #timerAt = Number.POSITIVE_INFINITY;
   /**
    * The clearTimeout paired with the setTimeout that set the timer. Tests install and uninstall fake
    * timers: a timer set on the fake ones is dropped with them, so a different setTimeout in place
    * sets the timer again on the one in place.
    */
-  private setWith: typeof setTimeout | undefined;
-  private clearWith: typeof clearTimeout | undefined;
+  #setWith: typeof setTimeout | undefined;
+  #clearWith: typeof clearTimeout | undefined;
 
   constructor(
     /** The timers' own time base, not the call policy's clock, which tests move at will. */
@@ -43,55 +43,55 @@ export class DeadlineTimer {
 
   /** Starts guarding `deadline`, which holds the process until {@link release}. */
   add(deadline: Deadline): void {
-    this.held.add(deadline);
-    if (this.inFlight++ === 0) {
-      (this.timer as { ref?: () => void } | undefined)?.ref?.();
+    this.#held.add(deadline);
+    if (this.#inFlight++ === 0) {
+      (this.#timer as { ref?: () => void } | undefined)?.ref?.();
     }
-    if (deadline.dueAt < this.timerAt || this.setWith !== setTimeout) {
-      this.set(deadline.dueAt);
+    if (deadline.dueAt < this.#timerAt || this.#setWith !== setTimeout) {
+      this.#set(deadline.dueAt);
     }
   }
 
   /** The call returned: with `keep`, its deadline goes on guarding the body, without holding the process. */
   release(deadline: Deadline, keep: boolean): void {
     if (!keep) {
-      this.held.delete(deadline);
+      this.#held.delete(deadline);
     }
-    if (--this.inFlight === 0) {
+    if (--this.#inFlight === 0) {
       // Left set, for the next call: a timer that fires with nothing due is cheaper than one a call.
-      (this.timer as { unref?: () => void } | undefined)?.unref?.();
+      (this.#timer as { unref?: () => void } | undefined)?.unref?.();
     }
   }
 
   /** How many deadlines the timer guards (tests read it; calls never do). */
   get size(): number {
-    return this.held.size;
+    return this.#held.size;
   }
 
-  private set(at: number): void {
-    if (this.timer !== undefined) {
-      this.clearWith?.(this.timer);
+  #set(at: number): void {
+    if (this.#timer !== undefined) {
+      this.#clearWith?.(this.#timer);
     }
-    this.setWith = setTimeout;
-    this.clearWith = clearTimeout;
-    this.timerAt = at;
-    const timer = setTimeout(() => this.fire(timer), Math.max(0, at - this.now()));
-    this.timer = timer;
-    if (this.inFlight === 0) {
+    this.#setWith = setTimeout;
+    this.#clearWith = clearTimeout;
+    this.#timerAt = at;
+    const timer = setTimeout(() => this.#fire(timer), Math.max(0, at - this.now()));
+    this.#timer = timer;
+    if (this.#inFlight === 0) {
       (timer as { unref?: () => void }).unref?.();
     }
   }
 
-  private fire(timer: Timer): void {
-    if (timer !== this.timer) {
+  #fire(timer: Timer): void {
+    if (timer !== this.#timer) {
       return;
     }
-    this.timer = undefined;
-    this.timerAt = Number.POSITIVE_INFINITY;
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
     const now = this.now();
     let next = Number.POSITIVE_INFINITY;
     const due: Deadline[] = [];
-    for (const deadline of this.held) {
+    for (const deadline of this.#held) {
       if (deadline.dueAt <= now + EARLY_MS) {
         due.push(deadline);
       } else if (deadline.dueAt < next) {
@@ -99,10 +99,10 @@ export class DeadlineTimer {
       }
     }
     for (const deadline of due) {
-      this.held.delete(deadline);
+      this.#held.delete(deadline);
     }
     if (next !== Number.POSITIVE_INFINITY) {
-      this.set(next);
+      this.#set(next);
     }
     // Last: what a deadline's end runs (an abort, its listeners) finds the timer set for the others.
     for (const deadline of due) {
@@ -122,22 +122,22 @@ const shared = new DeadlineTimer();
  */
 export class Deadline {
   readonly dueAt: number;
-  private ended = false;
+  /** Dropped when the call ends: an ended deadline holds nothing of its call. */
+  #fire: (() => void) | undefined;
+  /** Until the call ends. */
+  #timer: DeadlineTimer | undefined;
 
-  constructor(
-    ms: number,
-    /** Dropped when the call ends: an ended deadline holds nothing of its call. */
-    private fire: (() => void) | undefined,
-    private readonly timer: DeadlineTimer = shared,
-  ) {
+  constructor(ms: number, fire: (() => void) | undefined, timer: DeadlineTimer = shared) {
+    this.#fire = fire;
+    this.#timer = timer;
     this.dueAt = timer.now() + ms;
     timer.add(this);
   }
 
   /** Called by the timer at the deadline. */
   expire(): void {
-    const fire = this.fire;
-    this.fire = undefined;
+    const fire = this.#fire;
+    this.#fire = undefined;
     fire?.();
   }
 
@@ -146,13 +146,10 @@ export class Deadline {
    * it, but no longer holds a process whose awaited work is done.
    */
   end(keep: boolean): void {
-    if (this.ended) {
-      return;
-    }
-    this.ended = true;
     if (!keep) {
-      this.fire = undefined;
+      this.#fire = undefined;
     }
-    this.timer.release(this, keep);
+    this.#timer?.release(this, keep);
+    this.#timer = undefined;
   }
 }
