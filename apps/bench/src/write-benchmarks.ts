@@ -1,13 +1,15 @@
 // Writes the figures of a `pnpm bench` run into BENCHMARKS.md, between its figures markers: vitest
-// bench's JSON report (results/vitest.json), size-limit's (results/sizes.json) and the many-tenants
-// step's (results/tenants.json, src/tenants/main.ts). The one writer of the bench's Markdown. Each row
-// of a comparison is the median over the rounds of a test (src/rounds.ts) of tinybench's median
-// latency, with the lowest and highest round; each ratio is taken within a round, to the row named in
-// the test's meta.
+// bench's JSON report (results/vitest.json), size-limit's (results/sizes.json), the sandbox under load
+// (results/sandbox.json, src/sandbox-load.ts) and the many-tenants step's (results/tenants.json,
+// src/tenants/main.ts). The one writer of the bench's Markdown. Each row of a comparison is the median
+// over the rounds of a test (src/rounds.ts) of tinybench's median latency, with the lowest and highest
+// round; each ratio is taken within a round, to the row named in the test's meta.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, freemem, loadavg, release, totalmem } from "node:os";
+import { NODE_FLOOR, TOKEN_AIM, TOKEN_FLOOR, TOKEN_ROW } from "./cli-rows.ts";
 import { NAMES, OURS } from "./peers.ts";
+import { ratiosTo, SANDBOX_AIM, type SandboxLoad, sandboxLoadTable } from "./sandbox-load.ts";
 import { median, showSpread, spread } from "./spread.ts";
 import type { TenantsResult } from "./tenants/main.ts";
 
@@ -27,6 +29,7 @@ const sizes: { name: string; size: number; sizeLimit?: number; passed: boolean }
   readFileSync(at("results/sizes.json"), "utf8"),
 );
 const tenants: TenantsResult = JSON.parse(readFileSync(at("results/tenants.json"), "utf8"));
+const sandbox: SandboxLoad = JSON.parse(readFileSync(at("results/sandbox.json"), "utf8"));
 const tests: TestResult[] = report.testResults
   .flatMap((file: { assertionResults: TestResult[] }) => file.assertionResults)
   .filter((test: TestResult) => test.benchmarks?.length);
@@ -37,7 +40,7 @@ const tests: TestResult[] = report.testResults
  * written into BENCHMARKS.md; any other run is written beside the results, headed as what it is.
  */
 const LEAST_ROUNDS_FOR_A_VERDICT = 3;
-const rounds = Math.min(...tests.map((test) => test.benchmarks?.length ?? 0));
+const rounds = Math.min(...tests.map((test) => test.benchmarks?.length ?? 0), sandbox.rounds);
 const full = rounds >= LEAST_ROUNDS_FOR_A_VERDICT && tenants.note === undefined;
 
 const time = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms.toFixed(2)} ms`);
@@ -72,28 +75,45 @@ function table(test: TestResult): string {
   ].join("\n");
 }
 
+/** A verdict, or why there is none: one round has no spread, and a few give no verdict. */
+const verdict = (holds: boolean) =>
+  rounds < LEAST_ROUNDS_FOR_A_VERDICT
+    ? `no verdict (${rounds} round${rounds === 1 ? "" : "s"}; at least ${LEAST_ROUNDS_FOR_A_VERDICT} give one)`
+    : `**${holds ? "holds" : "does not hold"}**`;
+
 /** The issue's budget for each of this SDK's rows, as figures: whether it holds is printed, not tested. */
 function budget(test: TestResult): string[] {
   const loopback = test.fullName.includes("loopback");
   return OURS.flatMap((ours) => {
-    const against = (peer: string, rule: "not slower" | "within the noise") => {
+    const against = (peer: string, rule?: "not slower" | "within the noise") => {
       const xs = perRound(test, (p50) => p50(ours) / p50(peer));
+      if (rule === undefined) {
+        return `- ${ours} vs ${peer}: ${spread(xs, ratio)} (a figure: the floor has no rule)`;
+      }
       const m = median(xs);
       // Within the noise: the median is no farther from 1 than half the spread of its rounds.
       const holds =
         rule === "not slower" ? m <= 1 : Math.abs(m - 1) <= (Math.max(...xs) - Math.min(...xs)) / 2;
-      const verdict =
-        rounds < LEAST_ROUNDS_FOR_A_VERDICT
-          ? `no verdict (${rounds} round${rounds === 1 ? "" : "s"}; at least ${LEAST_ROUNDS_FOR_A_VERDICT} give one)`
-          : `**${holds ? "holds" : "does not hold"}**`;
-      return `- ${ours} vs ${peer}: ${spread(xs, ratio)}; ${rule}: ${verdict}`;
+      return `- ${ours} vs ${peer}: ${spread(xs, ratio)}; ${rule}: ${verdict(holds)}`;
     };
     return [
       against(NAMES.ky, "not slower"),
       against(NAMES.openai, "not slower"),
-      ...(loopback ? [against(NAMES.openapiFetch, "within the noise")] : []),
+      ...(loopback ? [against(NAMES.openapiFetch, "within the noise"), against(NAMES.floor)] : []),
     ];
   });
+}
+
+/** `engage-voice token` against `node -e 0` and against its ten-line floor, each ratio within a pair. */
+function tokenAim(test: TestResult): string[] {
+  const vs = (reference: string) => perRound(test, (p50) => p50(TOKEN_ROW) / p50(reference));
+  return [
+    `- ${TOKEN_ROW} vs ${NODE_FLOOR}: ${spread(vs(NODE_FLOOR), ratio)}; at most ${TOKEN_AIM}×: ${verdict(median(vs(NODE_FLOOR)) <= TOKEN_AIM)}`,
+    `- ${TOKEN_ROW} vs ${TOKEN_FLOOR}: ${spread(vs(TOKEN_FLOOR), ratio)} (a figure); the script vs ${NODE_FLOOR}: ${spread(
+      perRound(test, (p50) => p50(TOKEN_FLOOR) / p50(NODE_FLOOR)),
+      ratio,
+    )}`,
+  ];
 }
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`;
@@ -204,7 +224,16 @@ const figures = [
   ...tests.filter((t) => t.fullName.includes("callers")).flatMap((t) => [table(t), ""]),
   "### The command line",
   "",
-  ...tests.filter((t) => t.meta.reference === "node -e 0").flatMap((t) => [table(t), ""]),
+  ...tests.filter((t) => t.meta.reference === NODE_FLOOR).flatMap((t) => [table(t), "", ...tokenAim(t), ""]),
+  "### The sandbox under load",
+  "",
+  sandboxLoadTable(sandbox),
+  "",
+  ...sandbox.rows.map((row) => {
+    const xs = ratiosTo(row, "bare");
+    return `- ${row.connections} connections, sandbox vs bare Hono per CPU-second: ${spread(xs, ratio)}; at least ${SANDBOX_AIM}×: ${verdict(median(xs) >= SANDBOX_AIM)}`;
+  }),
+  "",
   "### Bundle sizes",
   "",
   sizeTable,
