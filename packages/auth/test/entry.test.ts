@@ -84,12 +84,12 @@ describe("package entries", () => {
 
   it("keeps the internal entry small: the token file's checks and the refresh window, not the manager", () => {
     const modules = [...graph(join(root, "src/internal.ts"))];
-    expect(modules.filter((m) => m.startsWith(root)).map((m) => m.slice(root.length + 1)).sort()).toEqual([
-      "src/internal.ts",
-      "src/renewal-policy.ts",
-      "src/token-file.ts",
-      "src/tokens.ts",
-    ]);
+    expect(
+      modules
+        .filter((m) => m.startsWith(root))
+        .map((m) => m.slice(root.length + 1))
+        .sort(),
+    ).toEqual(["src/internal.ts", "src/renewal-policy.ts", "src/token-file.ts", "src/tokens.ts"]);
   });
 
   it("maps the main entry and the ./node, ./store-kit, ./opentelemetry and ./internal subpaths, types first, for import and require", () => {
