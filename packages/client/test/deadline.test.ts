@@ -20,8 +20,10 @@ const handles = (spy: { mock: { results: { value: unknown }[] } }) =>
   spy.mock.results.map((result) => result.value as NodeJS.Timeout);
 
 afterEach(() => {
-  vi.useRealTimers();
+  // Spies first: a spy on the fake setTimeout, restored after the real timers were, would put the
+  // fake one back, and every file after this one in the worker would run on timers nothing moves.
   vi.restoreAllMocks();
+  vi.useRealTimers();
 });
 
 describe("the deadline timer", () => {
