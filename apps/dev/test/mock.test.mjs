@@ -134,16 +134,22 @@ test("a token manager against the mock makes one exchange and no refresh", async
     calls.push(new URL(request.url).pathname);
     return fetch(request);
   };
-  const auth = createTokenManager({
-    baseUrl: prism.url,
-    rcAccessToken: "any-parent-token",
-    fetch: fetchCounting,
-    logger: {},
-  });
-  const client = auth.client();
-  for (let i = 0; i < 5; i++) {
-    const { response } = await client.GET("/voice/api/v1/admin/accounts");
-    assert.equal(response.status, 200);
+  // A Prism of its own: the tests before it start and stop `pnpm mock`'s, by signals to process groups.
+  const own = await startPrism();
+  try {
+    const auth = createTokenManager({
+      baseUrl: own.url,
+      rcAccessToken: "any-parent-token",
+      fetch: fetchCounting,
+      logger: {},
+    });
+    const client = auth.client();
+    for (let i = 0; i < 5; i++) {
+      const { response } = await client.GET("/voice/api/v1/admin/accounts");
+      assert.equal(response.status, 200);
+    }
+  } finally {
+    await own.stop();
   }
   // The examples' access tokens expire in 2100: with a past exp, every call would refresh first.
   assert.deepEqual(
