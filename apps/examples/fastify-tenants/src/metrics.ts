@@ -1,6 +1,5 @@
-// The pool's events, counted in memory and served as Prometheus text. This module is where
-// OpenTelemetry goes: `countEvent` becomes `counter.add(1, { type, tenant })` on a meter's counter,
-// and /metrics is served by the exporter instead.
+// The pool's events, counted in memory and served as Prometheus text, with no dependency.
+// OpenTelemetry's metrics come from `openTelemetry()` instead (src/server.ts, src/telemetry.ts).
 import type { PoolEvent } from "@engage-voice/auth";
 
 const counts = new Map<string, number>();

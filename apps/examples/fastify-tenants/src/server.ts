@@ -2,6 +2,7 @@
 // tenant's token manager, and Redis keeps every tenant's session, so a restart resumes them all.
 import { readFile } from "node:fs/promises";
 import { createTenantPool } from "@engage-voice/auth";
+import { openTelemetry } from "@engage-voice/auth/opentelemetry";
 import { redisStore } from "@engage-voice/store-redis";
 import Fastify from "fastify";
 import { createClient } from "redis";
@@ -22,6 +23,7 @@ const pool = createTenantPool({
   manager: {
     baseUrl: process.env.ENGAGE_VOICE_BASE_URL ?? "https://engage.ringcentral.com",
     timeoutMs: 10_000,
+    observer: openTelemetry(), // spans and metrics: a no-op until an SDK is registered (src/telemetry.ts)
   },
   onEvent: countEvent,
 });
