@@ -1,6 +1,12 @@
 import { defineConfig, type UserConfig } from "tsdown";
 
-const ENTRIES = ["src/index.ts", "src/node.ts", "src/store-kit.ts", "src/opentelemetry.ts", "src/internal.ts"];
+const ENTRIES = [
+  "src/index.ts",
+  "src/node.ts",
+  "src/store-kit.ts",
+  "src/opentelemetry.ts",
+  "src/internal.ts",
+];
 
 const common: UserConfig = {
   format: ["esm", "cjs"],

@@ -53,12 +53,8 @@ test("a busy port is one line on stderr and exit code 1, before Prism starts", a
   }
 });
 
-test("starts without an error line: its readiness probe is a preflight Prism answers before routing", async () => {
-  const port = await freePort();
-  const child = spawn(process.execPath, [mock], {
-    env: { ...process.env, PORT: String(port), FORCE_COLOR: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+/** What `pnpm mock` printed, and when it said it was ready (rejected if it exited first). */
+function untilReady(child) {
   let output = "";
   const ready = new Promise((resolve, reject) => {
     const read = (chunk) => {
@@ -71,13 +67,23 @@ test("starts without an error line: its readiness probe is a preflight Prism ans
     child.stderr.on("data", read);
     child.on("exit", () => reject(new Error(`pnpm mock exited before it was ready:\n${output}`)));
   });
+  return { ready, output: () => output };
+}
+
+test("starts without an error line: its readiness probe is a preflight Prism answers before routing", async () => {
+  const port = await freePort();
+  const child = spawn(process.execPath, [mock], {
+    env: { ...process.env, PORT: String(port), FORCE_COLOR: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const printed = untilReady(child);
   try {
-    await ready;
+    await printed.ready;
   } finally {
     child.kill("SIGTERM");
     await once(child, "exit");
   }
-  assert.doesNotMatch(output, /NO_PATH_MATCHED_ERROR|✖|\berror\b/i, output);
+  assert.doesNotMatch(printed.output(), /NO_PATH_MATCHED_ERROR|✖|\berror\b/i, printed.output());
 });
 
 test("Ctrl-C on `pnpm mock` ends it with status 0 and no ELIFECYCLE line from pnpm", async () => {
@@ -100,23 +106,13 @@ test("Ctrl-C on `pnpm mock` ends it with status 0 and no ELIFECYCLE line from pn
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
-  let output = "";
   const exited = once(child, "exit");
-  await new Promise((resolve, reject) => {
-    const read = (chunk) => {
-      output += chunk;
-      if (output.includes("Prism mock of both hosts")) {
-        resolve();
-      }
-    };
-    child.stdout.on("data", read);
-    child.stderr.on("data", read);
-    child.on("exit", () => reject(new Error(`pnpm mock exited before it was ready:\n${output}`)));
-  });
+  const printed = untilReady(child);
+  await printed.ready;
   process.kill(-child.pid, "SIGINT");
   const [code, signal] = await exited;
-  assert.deepEqual({ code, signal }, { code: 0, signal: null }, output);
-  assert.doesNotMatch(output, /ELIFECYCLE/, output);
+  assert.deepEqual({ code, signal }, { code: 0, signal: null }, printed.output());
+  assert.doesNotMatch(printed.output(), /ELIFECYCLE/, printed.output());
 });
 
 test("a PORT that is not a port is a usage error", async () => {

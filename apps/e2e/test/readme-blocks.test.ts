@@ -67,7 +67,10 @@ describe("the READMEs' code blocks", () => {
     }
     expect(names.size).toBeGreaterThan(15);
     for (const test of Object.values(COMPILED_BY_THEIR_PACKAGE)) {
-      expect(testSources().some(({ file }) => file === test), `${test} holds those blocks`).toBe(true);
+      expect(
+        testSources().some(({ file }) => file === test),
+        `${test} holds those blocks`,
+      ).toBe(true);
     }
     const tsconfig = {
       extends: "../../../../../tsconfig.base.json",

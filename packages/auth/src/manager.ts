@@ -13,8 +13,8 @@ import {
   readManagerConfig,
   type TokenManagerOptions,
 } from "./manager-config.js";
-import type { RenewalQueue } from "./renewal.js";
 import { callObserverOf } from "./observer.js";
+import type { RenewalQueue } from "./renewal.js";
 import { renewalPolicy } from "./renewal-policy.js";
 import { memoryStore } from "./store.js";
 import { tokenCalls } from "./token-calls.js";

@@ -253,7 +253,9 @@ describe("one tenant id given to two customers' credentials", () => {
     expect(() => createTokenManager({ rcAccessToken: "rc", mainAccountId: 99 as never })).toThrow(
       /mainAccountId must be the main account id .*got number/,
     );
-    expect(() => createTokenManager({ rcAccessToken: "rc", mainAccountId: null as never })).toThrow(/; got null$/);
+    expect(() => createTokenManager({ rcAccessToken: "rc", mainAccountId: null as never })).toThrow(
+      /; got null$/,
+    );
     // A string in the wrong place may be a pasted credential: described, never quoted.
     const pasted = `${"x".repeat(100)}-secret-9f2c`;
     const refused = (() => {
