@@ -97,7 +97,15 @@ async function azurePeer() {
     (await pipeline.sendRequest(httpClient, createPipelineRequest({ url: `${BASE_URL}${ACCOUNTS_PATH}` })))
       .bodyAsText as string;
   await call();
-  return async (size: number) => {
+  // One burst at a time: about once in a hundred thousand runs the harness started a burst before the
+  // last had settled (seen: two expiries, one token call), and the check below would fault the peer.
+  let last: Promise<unknown> = Promise.resolve();
+  const inTurn = (size: number) => {
+    const next = last.then(() => burst(size));
+    last = next.catch(() => undefined);
+    return next;
+  };
+  const burst = async (size: number) => {
     const before = tokenCalls;
     if (held) {
       held.expiresOnTimestamp = Date.now() - 1_000;
@@ -107,6 +115,7 @@ async function azurePeer() {
       throw new Error(`Azure, ${size} callers: ${tokenCalls - before} token calls, ${tokens.size} tokens`);
     }
   };
+  return inTurn;
 }
 
 test.for([1, 100, 10_000])("%i concurrent callers", async (size, context) => {
