@@ -1,5 +1,7 @@
 // The lines of --debug (or ENGAGE_VOICE_LOG=debug) on stderr: every line with one prefix, and one
-// line per request, written by the CLI's fetch with its host, status and time.
+// line per request, written by the CLI's fetch with its host, status and time. The client's own line
+// for each try (its call policy's `debug`, shaped as TRY_LINE) is left out: the fetch's stands for it.
+import { TRY_LINE } from "@engage-voice/client/internal";
 
 export const DEBUG_PREFIX = "[debug] ";
 
@@ -9,14 +11,6 @@ export const debugLines = (text: string) =>
     .split("\n")
     .map((line) => `${DEBUG_PREFIX}${line}\n`)
     .join("");
-
-/**
- * The client's own line for each try of a call (`GET /voice/api/v1/admin/users 200 in 41 ms`, its call
- * policy's `debug`). The CLI's fetch has written a line for that try already, with the host, so the
- * library's is left out: one line per request. Its shape is the client's; the CLI's tests count the
- * lines of a command, so a change of it there shows here as a second line per request.
- */
-const LIBRARY_TRY = /^([A-Z]+ \S+) (?:\d{3}|got no answer) in \d+ ms$/;
 
 export class DebugLog {
   /** Tries the fetch has written, by the library's name for them (method and path template). */
@@ -37,7 +31,7 @@ export class DebugLog {
 
   /** A library's line: its line for a try the fetch has written is left out. */
   library = (text: string): void => {
-    const key = LIBRARY_TRY.exec(text)?.[1];
+    const key = TRY_LINE.exec(text)?.[1];
     const count = key === undefined ? 0 : (this.written.get(key) ?? 0);
     if (key !== undefined && count > 0) {
       this.written.set(key, count - 1);

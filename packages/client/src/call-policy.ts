@@ -205,6 +205,16 @@ function followWhileReading(callerSignal: AbortSignal, abort: (reason: unknown) 
   };
 }
 
+/** The debug line of each try of a call: `GET /voice/api/v1/admin/users 200 in 41 ms`. */
+export const tryLine = (what: string, status: number | undefined, ms: number): string =>
+  `${what} ${status ?? "got no answer"} in ${Math.round(ms)} ms`;
+
+/**
+ * The shape of {@link tryLine}, its first group the call (`GET /path`): for a reader that writes a line
+ * of its own for each try (the CLI's fetch) and leaves this one out.
+ */
+export const TRY_LINE = /^([A-Z]+ \S+) (?:\d{3}|got no answer) in \d+ ms$/;
+
 /** A fetch failure with no answer: the Fetch standard rejects with a plain TypeError. */
 const noAnswer = (error: unknown) => (error as Error | null)?.name === "TypeError";
 
@@ -287,7 +297,7 @@ async function tries<R extends { response: Response }>(
         failure = error;
       }
       const status = result?.response.status;
-      logger.debug?.(`${what} ${status ?? "got no answer"} in ${Math.round(now() - started)} ms`);
+      logger.debug?.(tryLine(what, status, now() - started));
       const transient = result ? retriedStatuses.includes(status as number) : noAnswer(failure);
       const retryAfter = result && transient ? retryAfterMs(result.response, now()) : undefined;
       const enough = retry >= policy.maxRetries || !idempotentMethods.includes(method);

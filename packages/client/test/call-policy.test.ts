@@ -10,6 +10,7 @@ import {
   underGarbageCollection,
 } from "@engage-voice/test-kit";
 import { describe, expect, it } from "vitest";
+import { tryLine } from "../src/call-policy.js";
 import {
   type CallObserver,
   ClientOptionsError,
@@ -20,7 +21,7 @@ import {
   retriedStatuses,
   retryAfterMs,
 } from "../src/index.js";
-import { callPolicyOf, runCall } from "../src/internal.js";
+import { callPolicyOf, runCall, TRY_LINE } from "../src/internal.js";
 import { MAX_RETRY_AFTER_MS } from "../src/retry-after.js";
 import { stubFetch } from "./stub-fetch.js";
 
@@ -62,6 +63,18 @@ async function drain(body: ReadableStream<Uint8Array>) {
     // read on
   }
 }
+
+describe("the debug line of a try", () => {
+  it("has the shape TRY_LINE gives its readers, answered or not, naming the call", () => {
+    for (const status of [200, 503, undefined]) {
+      const line = tryLine("GET /voice/api/v1/admin/users", status, 41.4);
+      expect(TRY_LINE.exec(line)?.[1], line).toBe("GET /voice/api/v1/admin/users");
+    }
+    expect(tryLine("GET /voice/api/v1/admin/users", undefined, 41.4)).toBe(
+      "GET /voice/api/v1/admin/users got no answer in 41 ms",
+    );
+  });
+});
 
 describe("retries", () => {
   it.each(retriedStatuses)(

@@ -54,6 +54,7 @@ describe("entries", () => {
   it("the internal entry exports what the other packages share, and nothing of the main entry", () => {
     expect(Object.keys(internal).sort()).toEqual([
       "GUARDED",
+      "TRY_LINE",
       "backoffDelay",
       "callPolicyOf",
       "checkOrigin",
