@@ -112,6 +112,32 @@ function observed(options: OpenTelemetryOptions = {}) {
   return { ...hosts, otel, auth };
 }
 
+type OpenTelemetryObserver = ReturnType<typeof openTelemetry>;
+
+/** The deprecated host's chores on the fake hosts: a direct login, then its permanent-token calls, observed. */
+async function permanentTokensOn(
+  server: ReturnType<typeof hostsFor>["server"],
+  clock: ReturnType<typeof fakeClock>,
+  observer: OpenTelemetryObserver,
+) {
+  const { accessToken } = await legacyLogin({
+    baseUrl: LEGACY_BASE,
+    ...LEGACY_USER,
+    fetch: server.fetch,
+    clock,
+    logger: {},
+    observer,
+  });
+  return apiTokens({
+    baseUrl: LEGACY_BASE,
+    auth: { accessToken },
+    fetch: server.fetch,
+    clock,
+    logger: {},
+    observer,
+  });
+}
+
 const ms = ([seconds, nanos]: HrTime) => seconds * 1000 + nanos / 1e6;
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 const idOf = (span: ReadableSpan) => span.spanContext().spanId;
@@ -343,22 +369,7 @@ describe("openTelemetry(): spans", () => {
     const hosts = hostsFor({ clock });
     const otel = telemetry({ clock });
     const { server } = hosts;
-    const { accessToken } = await legacyLogin({
-      baseUrl: LEGACY_BASE,
-      ...LEGACY_USER,
-      fetch: server.fetch,
-      clock,
-      logger: {},
-      observer: otel.observer,
-    });
-    const tokens = apiTokens({
-      baseUrl: LEGACY_BASE,
-      auth: { accessToken },
-      fetch: server.fetch,
-      clock,
-      logger: {},
-      observer: otel.observer,
-    });
+    const tokens = await permanentTokensOn(server, clock, otel.observer);
     await tokens.delete(await tokens.create());
     const spans = otel.spans();
     expect(spans.map((s) => s.name)).toEqual([
@@ -492,22 +503,7 @@ describe("openTelemetry(): secrets", () => {
     await expect(
       auth.fetch(`https://engage.example.test${ACCOUNTS}?token=${server.parentToken}`, { maxRetries: 0 }),
     ).rejects.toThrow();
-    const { accessToken } = await legacyLogin({
-      baseUrl: LEGACY_BASE,
-      ...LEGACY_USER,
-      fetch: server.fetch,
-      clock,
-      logger: {},
-      observer: otel.observer,
-    });
-    const tokens = apiTokens({
-      baseUrl: LEGACY_BASE,
-      auth: { accessToken },
-      fetch: server.fetch,
-      clock,
-      logger: {},
-      observer: otel.observer,
-    });
+    const tokens = await permanentTokensOn(server, clock, otel.observer);
     const created = await tokens.create();
     await tokens.delete(created);
     await auth.fetch(`https://engage.example.test/voice/api/v1/admin/token/${created}`).catch(() => {});
